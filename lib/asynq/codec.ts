@@ -1,0 +1,162 @@
+/**
+ * Encodes and decodes the protobuf messages asynq keeps in Redis. The only file that touches
+ * the generated code, so the rest of the core sees plain domain types (types.ts).
+ *
+ * Every decoder throws {@link CodecError} with the reason when the bytes are not a valid
+ * message; callers turn that into a flagged row instead of failing a whole page.
+ */
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+import {
+  SchedulerEnqueueEventSchema,
+  SchedulerEntrySchema,
+  ServerInfoSchema,
+  TaskMessageSchema,
+  WorkerInfoSchema,
+} from './proto/gen/asynq_pb';
+import type {
+  SchedulerEnqueueEvent,
+  SchedulerEntry,
+  ServerInfo,
+  TaskMessage,
+  WorkerInfo,
+} from './types';
+
+/** Raised when bytes read from Redis are not the protobuf message they should be. */
+export class CodecError extends Error {
+  override readonly name = 'CodecError';
+}
+
+/** Seconds of Go's zero `time.Time` (0001-01-01T00:00:00Z), which Go writes for "never". */
+const GO_ZERO_TIME_SECONDS = -62135596800n;
+
+function parse<T>(what: string, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new CodecError(`not a valid ${what}: ${reason}`);
+  }
+}
+
+/** Timestamp → Date; absent or Go's zero time → null. */
+export function timestampToDate(ts: Timestamp | undefined): Date | null {
+  if (!ts || ts.seconds === GO_ZERO_TIME_SECONDS) return null;
+  return new Date(Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1e6));
+}
+
+/** Decodes the `msg` field of a task hash. */
+export function decodeTaskMessage(bytes: Uint8Array): TaskMessage {
+  const m = parse('TaskMessage', () => fromBinary(TaskMessageSchema, bytes));
+  return {
+    type: m.type,
+    payload: m.payload,
+    id: m.id,
+    queue: m.queue,
+    retry: m.retry,
+    retried: m.retried,
+    errorMsg: m.errorMsg,
+    timeout: Number(m.timeout),
+    deadline: Number(m.deadline),
+    uniqueKey: m.uniqueKey,
+    lastFailedAt: Number(m.lastFailedAt),
+    retention: Number(m.retention),
+    completedAt: Number(m.completedAt),
+    groupKey: m.groupKey,
+    headers: { ...m.headers },
+  };
+}
+
+/**
+ * Encodes a task message the way Go's protobuf-go does: ascending field numbers, proto3
+ * defaults omitted. Map entry order may differ from Go's (Go's own is random), which no asynq
+ * script depends on: lists and sets hold IDs, never `msg` bytes.
+ */
+export function encodeTaskMessage(msg: TaskMessage): Uint8Array {
+  return toBinary(
+    TaskMessageSchema,
+    create(TaskMessageSchema, {
+      ...msg,
+      timeout: BigInt(msg.timeout),
+      deadline: BigInt(msg.deadline),
+      lastFailedAt: BigInt(msg.lastFailedAt),
+      retention: BigInt(msg.retention),
+      completedAt: BigInt(msg.completedAt),
+    }),
+  );
+}
+
+/** Decodes a server's heartbeat record. */
+export function decodeServerInfo(bytes: Uint8Array): ServerInfo {
+  const m = parse('ServerInfo', () => fromBinary(ServerInfoSchema, bytes));
+  return {
+    host: m.host,
+    pid: m.pid,
+    serverId: m.serverId,
+    concurrency: m.concurrency,
+    queues: { ...m.queues },
+    strictPriority: m.strictPriority,
+    status: m.status,
+    startedAt: timestampToDate(m.startTime),
+    activeWorkerCount: m.activeWorkerCount,
+  };
+}
+
+/** Encodes a server heartbeat record (used by the TypeScript task server). */
+export function encodeServerInfo(info: ServerInfo): Uint8Array {
+  return toBinary(
+    ServerInfoSchema,
+    create(ServerInfoSchema, {
+      ...info,
+      startTime: timestampFromDate(info.startedAt ?? new Date(0)),
+    }),
+  );
+}
+
+/** Decodes one value of a server's workers hash. */
+export function decodeWorkerInfo(bytes: Uint8Array): WorkerInfo {
+  const m = parse('WorkerInfo', () => fromBinary(WorkerInfoSchema, bytes));
+  return {
+    host: m.host,
+    pid: m.pid,
+    serverId: m.serverId,
+    taskId: m.taskId,
+    taskType: m.taskType,
+    taskPayload: m.taskPayload,
+    queue: m.queue,
+    startedAt: timestampToDate(m.startTime),
+    deadline: timestampToDate(m.deadline),
+  };
+}
+
+/** Encodes one worker record (used by the TypeScript task server). */
+export function encodeWorkerInfo(w: WorkerInfo): Uint8Array {
+  return toBinary(
+    WorkerInfoSchema,
+    create(WorkerInfoSchema, {
+      ...w,
+      startTime: timestampFromDate(w.startedAt ?? new Date(0)),
+      deadline: timestampFromDate(w.deadline ?? new Date(0)),
+    }),
+  );
+}
+
+/** Decodes one element of a scheduler's entries list. */
+export function decodeSchedulerEntry(bytes: Uint8Array): SchedulerEntry {
+  const m = parse('SchedulerEntry', () => fromBinary(SchedulerEntrySchema, bytes));
+  return {
+    id: m.id,
+    spec: m.spec,
+    taskType: m.taskType,
+    taskPayload: m.taskPayload,
+    enqueueOptions: [...m.enqueueOptions],
+    nextEnqueueAt: timestampToDate(m.nextEnqueueTime),
+    prevEnqueueAt: timestampToDate(m.prevEnqueueTime),
+  };
+}
+
+/** Decodes one member of a scheduler entry's history zset. */
+export function decodeSchedulerEnqueueEvent(bytes: Uint8Array): SchedulerEnqueueEvent {
+  const m = parse('SchedulerEnqueueEvent', () => fromBinary(SchedulerEnqueueEventSchema, bytes));
+  return { taskId: m.taskId, enqueuedAt: timestampToDate(m.enqueueTime) };
+}

@@ -1,0 +1,25 @@
+/**
+ * Aggregation groups of a queue.
+ */
+import type { Redis } from 'ioredis';
+import * as k from '../keys';
+import { asArray, asNumber, asText } from '../reply';
+import { runScript } from '../scripts';
+
+export interface GroupStat {
+  group: string;
+  size: number;
+}
+
+/**
+ * Every group of a queue with its size, in set order (asynq's order, which is unordered).
+ * One round trip; asynq's inspector needs 1 + one per group.
+ */
+export async function listGroups(redis: Redis, qname: string): Promise<GroupStat[]> {
+  const flat = asArray(await runScript(redis, 'listGroups', [k.allGroups(qname)], [k.groupKeyPrefix(qname)]), 'listGroups');
+  const out: GroupStat[] = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    out.push({ group: asText(flat[i]) ?? '', size: asNumber(flat[i + 1]) ?? 0 });
+  }
+  return out;
+}

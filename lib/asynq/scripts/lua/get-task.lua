@@ -1,0 +1,37 @@
+--[[
+  Everything the inspector shows about one task.
+
+  KEYS[1] asynq:{<q>}:t:<id>
+  KEYS[2] asynq:{<q>}:lease
+  ARGV[1] task id
+  ARGV[2] queue-key prefix    asynq:{<q>}:
+  ARGV[3] unique-lock prefix  asynq:{<q>}:unique:
+
+  Returns 0 when the task hash does not exist, else
+    { msg, state, result, unique_key, pending_since, group,
+      lock holder, lock PTTL ms, score in the state's zset, lease score }
+  (missing values are false).
+
+  Cost: O(1) plus O(log N) for the two ZSCOREs: one round trip.
+]]
+local h = redis.call('HMGET', KEYS[1], 'msg', 'state', 'result', 'unique_key', 'pending_since', 'group')
+if not h[1] and not h[2] then
+  if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+end
+local id, prefix, lockPrefix = ARGV[1], ARGV[2], ARGV[3]
+local holder, pttl = false, false
+local ukey = h[4]
+if ukey and string.sub(ukey, 1, #lockPrefix) == lockPrefix then
+  holder = redis.call('GET', ukey)
+  pttl = redis.call('PTTL', ukey)
+end
+local score = false
+local state = h[2]
+if state == 'scheduled' or state == 'retry' or state == 'archived' or state == 'completed' then
+  score = redis.call('ZSCORE', prefix .. state, id)
+elseif state == 'aggregating' and h[6] then
+  score = redis.call('ZSCORE', prefix .. 'g:' .. h[6], id)
+end
+local lease = false
+if state == 'active' then lease = redis.call('ZSCORE', KEYS[2], id) end
+return { h[1], h[2], h[3], ukey, h[5], h[6], holder, pttl, score, lease }

@@ -1,0 +1,53 @@
+--[[
+  One page of the tasks of one state of a queue, with everything a task row shows.
+
+  KEYS[1] the state's structure: asynq:{<q>}:pending|active (list) or
+          asynq:{<q>}:scheduled|retry|archived|completed|g:<group> (zset)
+  KEYS[2] asynq:{<q>}:lease (read only for the active state)
+  ARGV[1] "list" or "zset"
+  ARGV[2] start rank, ARGV[3] stop rank (0-based, inclusive, in asynq's listing order)
+  ARGV[4] task-key prefix  asynq:{<q>}:t:
+  ARGV[5] unique-lock prefix  asynq:{<q>}:unique:  (locks outside it are not read)
+  ARGV[6] "1" to read each task's lease score (active state), else "0"
+
+  Returns { total, rows } where each row is
+    { id, msg, state, result, unique_key, lock holder, lock PTTL ms, score, lease score }
+  (missing values are false). Lists are returned oldest first, as asynq's inspector lists
+  them: the list is read from the tail with negative ranks, then reversed.
+
+  Cost: O(S + N) for a list (S = offset from the tail), O(log M + N) for a zset, plus O(1)
+  per task for its hash, lock and lease: one round trip for a whole page, where asynq's
+  inspector needs one for the queue check and one per page.
+]]
+local kind = ARGV[1]
+local start, stop = tonumber(ARGV[2]), tonumber(ARGV[3])
+local taskPrefix, lockPrefix = ARGV[4], ARGV[5]
+local total, ids, scores = 0, {}, {}
+if kind == 'list' then
+  total = redis.call('LLEN', KEYS[1])
+  local raw = redis.call('LRANGE', KEYS[1], -(stop + 1), -(start + 1))
+  for i = #raw, 1, -1 do ids[#ids + 1] = raw[i] end
+else
+  total = redis.call('ZCARD', KEYS[1])
+  local raw = redis.call('ZRANGE', KEYS[1], start, stop, 'WITHSCORES')
+  for i = 1, #raw, 2 do
+    ids[#ids + 1] = raw[i]
+    scores[#ids] = raw[i + 1]
+  end
+end
+local rows = {}
+for i, id in ipairs(ids) do
+  local h = redis.call('HMGET', taskPrefix .. id, 'msg', 'state', 'result', 'unique_key')
+  local holder, pttl = false, false
+  local ukey = h[4]
+  if ukey and string.sub(ukey, 1, #lockPrefix) == lockPrefix then
+    holder = redis.call('GET', ukey)
+    pttl = redis.call('PTTL', ukey)
+  end
+  local lease = false
+  if ARGV[6] == '1' then
+    lease = redis.call('ZSCORE', KEYS[2], id)
+  end
+  rows[i] = { id, h[1], h[2], h[3], ukey, holder, pttl, scores[i] or false, lease }
+end
+return { total, rows }
