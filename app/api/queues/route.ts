@@ -1,0 +1,6 @@
+import { route } from '@/lib/server/http';
+import { listQueues } from '@/lib/server/services/queues';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route({}, () => listQueues());

@@ -1,0 +1,6 @@
+import { route } from '@/lib/server/http';
+import { getRedisInfo } from '@/lib/server/services/servers';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route({}, () => getRedisInfo());

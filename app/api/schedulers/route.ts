@@ -1,0 +1,6 @@
+import { route } from '@/lib/server/http';
+import { listSchedulerEntries } from '@/lib/server/services/servers';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route({}, () => listSchedulerEntries());

@@ -1,0 +1,68 @@
+/**
+ * Tasks: the listing query, the task object and its unique lock.
+ */
+import { z } from 'zod';
+import { bytesEncoding, intParam, isoTime, queueName } from './common';
+
+export const taskStateSchema = z.enum(
+  ['pending', 'active', 'scheduled', 'retry', 'archived', 'completed', 'aggregating'],
+  { error: 'state must be one of pending, active, scheduled, retry, archived, completed, aggregating' },
+);
+export type TaskStateDto = z.infer<typeof taskStateSchema>;
+
+export const taskListQuery = z.object({
+  state: taskStateSchema,
+  page: intParam('page', 1).default(1),
+  size: intParam('size', 1, 100).default(20),
+  group: z.string().optional(),
+});
+export type TaskListQuery = z.infer<typeof taskListQuery>;
+
+export const taskParams = z.object({ qname: queueName, taskId: z.string().min(1, 'task ID cannot be empty') });
+
+export const uniqueLockSchema = z.object({
+  key: z.string(),
+  /** null when the lock key is gone, -1 when it never expires. */
+  ttlSeconds: z.number().nullable(),
+  holderId: z.string().nullable(),
+  ownedByThisTask: z.boolean(),
+});
+export type UniqueLockDto = z.infer<typeof uniqueLockSchema>;
+
+export const taskSchema = z.object({
+  id: z.string(),
+  queue: z.string(),
+  type: z.string(),
+  payload: z.string(),
+  payloadEncoding: bytesEncoding,
+  payloadSize: z.number(),
+  payloadTruncated: z.boolean(),
+  headers: z.record(z.string(), z.string()),
+  state: z.string(),
+  maxRetry: z.number(),
+  retried: z.number(),
+  lastError: z.string(),
+  lastFailedAt: isoTime,
+  timeoutSeconds: z.number(),
+  deadline: isoTime,
+  group: z.string().nullable(),
+  nextProcessAt: isoTime,
+  completedAt: isoTime,
+  retentionSeconds: z.number(),
+  result: z.string().nullable(),
+  resultEncoding: bytesEncoding.nullable(),
+  isOrphaned: z.boolean(),
+  uniqueKey: z.string().nullable(),
+  uniqueLock: uniqueLockSchema.nullable(),
+  /** Why the task record could not be read; only id, queue and state are meaningful then. */
+  problem: z.string().nullable(),
+});
+export type TaskDto = z.infer<typeof taskSchema>;
+
+export const taskListSchema = z.object({
+  tasks: z.array(taskSchema),
+  page: z.number(),
+  size: z.number(),
+  total: z.number(),
+});
+export type TaskListDto = z.infer<typeof taskListSchema>;

@@ -1,0 +1,78 @@
+// Command interop-bin is the compatibility judge for asynqlens: it drives the
+// real asynq v0.26.0 Client, Server, Scheduler and Inspector against a Redis
+// started by the TypeScript tests, so the TS side can compare its own view of
+// that Redis with Go's, field by field.
+//
+// Subcommands (all take --redis HOST:PORT and --db N):
+//
+//	scenario     build every fixture situation, print READY, wait for stdin EOF / SIGTERM
+//	dump         print everything the Go Inspector sees as one JSON document
+//	bench-reads  count Redis round trips and latency of typical dashboard reads
+//	enqueue      enqueue one task described by JSON on stdin, print the result
+//
+// stdout carries only the machine-readable output; all logs go to stderr.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/hibiken/asynq"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+		os.Exit(2)
+	}
+	cmd, args := os.Args[1], os.Args[2:]
+	var err error
+	switch cmd {
+	case "scenario":
+		err = runScenario(args)
+	case "dump":
+		err = runDump(args)
+	case "bench-reads":
+		err = runBenchReads(args)
+	case "enqueue":
+		err = runEnqueue(args)
+	default:
+		usage()
+		os.Exit(2)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "interop-bin %s: %v\n", cmd, err)
+		os.Exit(1)
+	}
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: interop-bin scenario|dump|bench-reads|enqueue --redis HOST:PORT [--db N] [subcommand flags]")
+}
+
+// redisFlags holds the connection flags shared by every subcommand.
+type redisFlags struct {
+	addr string
+	db   int
+}
+
+func addRedisFlags(fs *flag.FlagSet) *redisFlags {
+	r := &redisFlags{}
+	fs.StringVar(&r.addr, "redis", "127.0.0.1:6379", "Redis address HOST:PORT")
+	fs.IntVar(&r.db, "db", 0, "Redis database number")
+	return r
+}
+
+func (r *redisFlags) connOpt() asynq.RedisClientOpt {
+	return asynq.RedisClientOpt{Addr: r.addr, DB: r.db}
+}
+
+// writeJSON prints v as one JSON document. HTML escaping is off so that queue
+// names and error texts appear byte-for-byte as Go produced them.
+func writeJSON(v any) error {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,18 @@
+/**
+ * Connections to the run's private Redis. Each test file passes its own database number
+ * (unique across files, listed in tests/README.md) and gets that database flushed, so files
+ * run in parallel without seeing each other's keys.
+ */
+import { Redis } from 'ioredis';
+import { inject } from 'vitest';
+
+export function testRedisUrl(db: number): string {
+  return `redis://127.0.0.1:${inject('redisPort')}/${db}`;
+}
+
+/** A binary-safe client on database `db`, flushed. */
+export async function openTestRedis(db: number): Promise<Redis> {
+  const redis = new Redis(testRedisUrl(db), { maxRetriesPerRequest: 1 });
+  await redis.flushdb();
+  return redis;
+}

@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const alias = {
+  '@': root,
+  // `server-only` throws outside React Server Components; route handlers are called directly
+  // in integration tests, so it becomes an empty module here.
+  'server-only': fileURLToPath(new URL('./tests/support/server-only-stub.ts', import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts', 'tests/interop/**/*.test.ts'],
+          environment: 'node',
+          // One redis-server for the run; each test file works in its own database number.
+          globalSetup: ['tests/support/global-redis.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+    ],
+  },
+});
