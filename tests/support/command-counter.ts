@@ -27,6 +27,8 @@ export async function countCommands<T>(url: string, db: number, run: () => Promi
   await new Promise((r) => setTimeout(r, 50));
   const result = await run();
   await new Promise((r) => setTimeout(r, 100));
+  monitor.removeAllListeners('monitor');
   monitor.disconnect();
-  return { result, commands, scriptCommands };
+  // Copies: the arrays must not see commands that arrive while the socket closes.
+  return { result, commands: [...commands], scriptCommands: [...scriptCommands] };
 }
