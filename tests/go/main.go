@@ -9,6 +9,10 @@
 //	dump         print everything the Go Inspector sees as one JSON document
 //	bench-reads  count Redis round trips and latency of typical dashboard reads
 //	enqueue      enqueue one task described by JSON on stdin, print the result
+//	inspect-op   run one Inspector write operation described by JSON on stdin
+//	dump-redis   print every key of the db (type, ttl presence, base64 value)
+//	enqueue-race enqueue the same task from N goroutines at one instant
+//	process      run a real asynq.Server for S seconds, one JSON line per task
 //
 // stdout carries only the machine-readable output; all logs go to stderr.
 package main
@@ -38,6 +42,14 @@ func main() {
 		err = runBenchReads(args)
 	case "enqueue":
 		err = runEnqueue(args)
+	case "inspect-op":
+		err = runInspectOp(args)
+	case "dump-redis":
+		err = runDumpRedis(args)
+	case "enqueue-race":
+		err = runEnqueueRace(args)
+	case "process":
+		err = runProcess(args)
 	default:
 		usage()
 		os.Exit(2)
@@ -49,7 +61,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: interop-bin scenario|dump|bench-reads|enqueue --redis HOST:PORT [--db N] [subcommand flags]")
+	fmt.Fprintln(os.Stderr, "usage: interop-bin scenario|dump|bench-reads|enqueue|inspect-op|dump-redis|enqueue-race|process --redis HOST:PORT [--db N] [subcommand flags]")
 }
 
 // redisFlags holds the connection flags shared by every subcommand.
