@@ -15,8 +15,10 @@ export type ErrorCode =
 export type ErrorKind =
   | 'queue_not_found'
   | 'task_not_found'
-  | 'entry_not_found'
   | 'invalid_argument'
+  | 'duplicate_task'
+  | 'task_id_conflict'
+  | 'failed_precondition'
   | 'redis_unavailable'
   | 'internal';
 
@@ -65,7 +67,12 @@ export function goQuote(s: string): string {
   return JSON.stringify(s);
 }
 
-/** Maps a script's negative or zero return code to the error for that case, in one place. */
+/** A state rule forbids the operation (asynq's FAILED_PRECONDITION), with asynq's text. */
+export function failedPrecondition(op: string, message: string, details: Record<string, unknown> = {}): AsynqError {
+  return new AsynqError('FAILED_PRECONDITION', 'failed_precondition', message, op, details);
+}
+
+/** Whether `err` is the core's error, optionally of one kind. */
 export function isAsynqError(err: unknown, kind?: ErrorKind): err is AsynqError {
   return err instanceof AsynqError && (kind === undefined || err.kind === kind);
 }

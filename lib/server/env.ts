@@ -12,6 +12,11 @@ const envSchema = z.object({
     .default('')
     .transform((v) => v === '1' || v === 'true'),
   ASYNQLENS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** Extra origins (comma-separated, e.g. a proxy's public URL) allowed to send mutations. */
+  ASYNQLENS_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
 });
 
 export type Env = z.infer<typeof envSchema>;

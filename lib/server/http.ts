@@ -1,21 +1,39 @@
 import 'server-only';
 import type { z } from 'zod';
-import { toErrorResponse } from './errors';
+import { HttpError, toErrorResponse } from './errors';
+import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 
 type Schema = z.ZodType;
 type Ctx = { params: Promise<Record<string, string | string[]>> };
 
-interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined> {
+interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined> {
   params?: P;
   query?: Q;
+  /** JSON body schema; a body that fails it is a 400 naming the field. */
+  body?: B;
+  /** Refused in read-only mode, from other sites, and with a non-JSON body. */
+  mutates?: boolean;
+  /** Status for a successful object response (default 200). */
+  status?: number;
 }
 
 type Infer<S> = S extends Schema ? z.infer<S> : undefined;
 
-interface Input<P, Q> {
+interface Input<P, Q, B> {
   params: P;
   query: Q;
+  body: B;
   req: Request;
+}
+
+async function readJson(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpError(400, 'invalid_argument', 'body: not valid JSON', { field: 'body' });
+  }
 }
 
 /**
@@ -23,18 +41,27 @@ interface Input<P, Q> {
  * schemas (a bad one is a 400 naming the field), runs the service, and maps every error to the
  * API's envelope. A handler returns a plain object (sent as JSON) or a Response.
  */
-export function route<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined>(
-  spec: RouteSpec<P, Q>,
-  handler: (input: Input<Infer<P>, Infer<Q>>) => Promise<unknown>,
-) {
+export function route<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(spec: RouteSpec<P, Q, B>, handler: (input: Input<Infer<P>, Infer<Q>, Infer<B>>) => Promise<unknown>) {
   return async (req: Request, ctx: Ctx): Promise<Response> => {
     try {
+      if (spec.mutates) {
+        assertWritable();
+        assertSameSite(req);
+        assertJsonBody(req);
+      }
       const rawParams = (await ctx?.params) ?? {};
       const params = (spec.params ? spec.params.parse(rawParams) : undefined) as Infer<P>;
       const url = new URL(req.url);
       const query = (spec.query ? spec.query.parse(Object.fromEntries(url.searchParams)) : undefined) as Infer<Q>;
-      const out = await handler({ params, query, req });
-      return out instanceof Response ? out : Response.json(out);
+      const body = (spec.body ? spec.body.parse(await readJson(req)) : undefined) as Infer<B>;
+      const out = await handler({ params, query, body, req });
+      if (out instanceof Response) return out;
+      if (out === undefined) return new Response(null, { status: 204 });
+      return Response.json(out, { status: spec.status ?? 200 });
     } catch (err) {
       return toErrorResponse(err);
     }

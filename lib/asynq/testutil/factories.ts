@@ -2,7 +2,7 @@
  * Task messages for seeding, with asynq's client defaults (MaxRetry 25, 30 min timeout).
  */
 import { randomUUID } from 'node:crypto';
-import type { TaskMessage } from '@/lib/asynq';
+import type { TaskMessage } from '../index';
 
 export function newTaskMessage(over: Partial<TaskMessage> & { type: string; queue?: string }): TaskMessage {
   return {

@@ -4,8 +4,9 @@
  * tested against every state without running workers. Mirrors asynq's internal/testutil.
  */
 import type { Redis } from 'ioredis';
-import { keys as k, type TaskMessage } from '@/lib/asynq';
-import { encodeTaskMessage } from '@/lib/asynq/codec';
+import * as k from '../keys';
+import type { TaskMessage } from '../types';
+import { encodeTaskMessage } from '../codec';
 
 const nowSec = () => Math.floor(Date.now() / 1000);
 

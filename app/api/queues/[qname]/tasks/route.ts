@@ -1,10 +1,16 @@
 import { queueParams } from '@/lib/contract/common';
+import { enqueueBodySchema } from '@/lib/contract/mutations';
 import { taskListQuery } from '@/lib/contract/tasks';
 import { route } from '@/lib/server/http';
+import { enqueue } from '@/lib/server/services/mutations';
 import { listTasks } from '@/lib/server/services/tasks';
 
 export const dynamic = 'force-dynamic';
 
 export const GET = route({ params: queueParams, query: taskListQuery }, ({ params, query }) =>
   listTasks(params.qname, query),
+);
+
+export const POST = route({ params: queueParams, body: enqueueBodySchema, mutates: true, status: 201 }, ({ params, body }) =>
+  enqueue(params.qname, body),
 );

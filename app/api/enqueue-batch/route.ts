@@ -1,0 +1,7 @@
+import { batchEnqueueBodySchema } from '@/lib/contract/mutations';
+import { route } from '@/lib/server/http';
+import { enqueueBatch } from '@/lib/server/services/mutations';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = route({ body: batchEnqueueBodySchema, mutates: true }, ({ body }) => enqueueBatch(body));

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { taskActionSchema } from '@/lib/contract/mutations';
+import { taskParams } from '@/lib/contract/tasks';
+import { route } from '@/lib/server/http';
+import { runTaskAction } from '@/lib/server/services/mutations';
+
+export const dynamic = 'force-dynamic';
+
+const params = taskParams.extend({ action: taskActionSchema });
+
+export const POST = route({ params, body: z.object({}).strict(), mutates: true }, ({ params }) =>
+  runTaskAction(params.qname, params.taskId, params.action),
+);

@@ -1,0 +1,55 @@
+/**
+ * The machine facts a results file needs, and CPU pinning.
+ *
+ * Why pin: on a 2-core box Redis, Node and Go share the CPUs, and a preempted Redis shows up
+ * as 1-3 ms latency spikes that are scheduler noise, not Redis work (performance note §0, §4.1).
+ * Redis gets core 0 and this process (with the Go child, which inherits it) the rest.
+ */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, cpus } from 'node:os';
+import type { Redis } from 'ioredis';
+
+export interface Machine {
+  nproc: number;
+  cpu: string;
+  node: string;
+  redisVersion: string;
+  pinning: string;
+}
+
+function nproc(): number {
+  try {
+    return Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  } catch {
+    return availableParallelism();
+  }
+}
+
+function infoField(info: string, field: string): string {
+  return new RegExp(`^${field}:(.*)$`, 'm').exec(info)?.[1]?.trim() ?? '?';
+}
+
+function pin(redisPid: string, cores: number): string {
+  if (cores < 2) return 'not pinned (1 core)';
+  try {
+    // -a: every thread of the process, not just the main one (Redis has I/O and bio threads).
+    execFileSync('taskset', ['-a', '-p', '-c', '0', redisPid], { stdio: 'ignore' });
+    execFileSync('taskset', ['-a', '-p', '-c', `1-${cores - 1}`, String(process.pid)], { stdio: 'ignore' });
+    return `redis-server on core 0, Node and Go on core${cores > 2 ? 's' : ''} 1${cores > 2 ? `-${cores - 1}` : ''}`;
+  } catch (err) {
+    return `not pinned (taskset failed: ${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
+/** Reads the facts and pins the CPUs. One round trip (INFO server). */
+export async function describeAndPin(redis: Redis): Promise<Machine> {
+  const info = await redis.info('server');
+  const cores = nproc();
+  return {
+    nproc: cores,
+    cpu: cpus()[0]?.model ?? '?',
+    node: process.version,
+    redisVersion: infoField(info, 'redis_version'),
+    pinning: pin(infoField(info, 'process_id'), cores),
+  };
+}

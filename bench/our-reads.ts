@@ -1,0 +1,104 @@
+/**
+ * Our side of the read benchmark: the four dashboard reads, called through the real route
+ * handlers in this process (no HTTP server, no Next.js runtime), so zod parsing, the DTO mapping
+ * and JSON serialisation are included, and the Redis traffic is exactly what the route sends.
+ *
+ * Why a resolve hook: lib/server imports `server-only`, whose default export throws; Next.js
+ * loads it under the `react-server` condition, where it is an empty module. The hook asks for
+ * that condition for this one package only. If the routes still cannot be loaded, the reads
+ * fall back to the core calls the routes make (createInspector), and `via` says so.
+ */
+import { register } from 'node:module';
+import type { Redis } from 'ioredis';
+import { createInspector, createRedis } from '../lib/asynq';
+
+export type ReadName = 'queues' | 'page1' | 'page5000' | 'taskInfo';
+
+export interface Read {
+  name: ReadName;
+  /** What the read is, e.g. `GET /api/queues`. */
+  title: string;
+  run: () => Promise<unknown>;
+}
+
+export interface OurReads {
+  via: 'route handlers' | 'core calls';
+  /** Why the routes could not be used (only when `via` is the core). */
+  fallbackReason?: string;
+  redis: Redis;
+  reads: Read[];
+  close(): void;
+}
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+const SERVER_ONLY_HOOK = `export async function resolve(specifier, context, next) {
+  if (specifier !== 'server-only') return next(specifier, context);
+  return next(specifier, { ...context, conditions: [...context.conditions, 'react-server'] });
+}`;
+
+const titles = (q: string, id: string): Record<ReadName, string> => ({
+  queues: 'GET /api/queues',
+  page1: `GET /api/queues/${q}/tasks?state=pending&page=1&size=20`,
+  page5000: `GET /api/queues/${q}/tasks?state=pending&page=5000&size=20`,
+  taskInfo: `GET /api/queues/${q}/tasks/${id}`,
+});
+
+/** Calls a handler as Next.js would and returns the body text; throws on a non-200. */
+async function call(handler: Handler, path: string, params: Record<string, string>): Promise<string> {
+  const res = await handler(new Request(`http://localhost${path}`), { params: Promise.resolve(params) });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${body.slice(0, 300)}`);
+  return body;
+}
+
+async function routeReads(url: string, q: string, id: string): Promise<OurReads> {
+  register(`data:text/javascript,${encodeURIComponent(SERVER_ONLY_HOOK)}`, import.meta.url);
+  process.env.REDIS_URL = url; // read once, by the first route call
+  const queues = (await import('../app/api/queues/route')) as { GET: Handler };
+  const tasks = (await import('../app/api/queues/[qname]/tasks/route')) as { GET: Handler };
+  const task = (await import('../app/api/queues/[qname]/tasks/[taskId]/route')) as { GET: Handler };
+  const { getRedis } = await import('../lib/server/redis');
+  const base = `/api/queues/${encodeURIComponent(q)}`;
+  const page = (n: number) => () => call(tasks.GET, `${base}/tasks?state=pending&page=${n}&size=20`, { qname: q });
+  const t = titles(q, id);
+  const redis = getRedis();
+  return {
+    via: 'route handlers',
+    redis,
+    reads: [
+      { name: 'queues', title: t.queues, run: () => call(queues.GET, '/api/queues', {}) },
+      { name: 'page1', title: t.page1, run: page(1) },
+      { name: 'page5000', title: t.page5000, run: page(5000) },
+      { name: 'taskInfo', title: t.taskInfo, run: () => call(task.GET, `${base}/tasks/${encodeURIComponent(id)}`, { qname: q, taskId: id }) },
+    ],
+    close: () => redis.disconnect(),
+  };
+}
+
+function coreReads(url: string, q: string, id: string, fallbackReason: string): OurReads {
+  const redis = createRedis({ url });
+  const insp = createInspector(redis);
+  const t = titles(q, id);
+  return {
+    via: 'core calls',
+    fallbackReason,
+    redis,
+    reads: [
+      { name: 'queues', title: `${t.queues}: inspector.queues()`, run: () => insp.queues() },
+      { name: 'page1', title: `${t.page1}: inspector.tasks()`, run: () => insp.tasks(q, 'pending', { page: 1, size: 20 }) },
+      { name: 'page5000', title: `${t.page5000}: inspector.tasks()`, run: () => insp.tasks(q, 'pending', { page: 5000, size: 20 }) },
+      { name: 'taskInfo', title: `${t.taskInfo}: inspector.task()`, run: () => insp.task(q, id) },
+    ],
+    close: () => redis.disconnect(),
+  };
+}
+
+/** The four reads against queue `q` and task `id`, through the routes when they load. */
+export async function loadOurReads(url: string, q: string, id: string): Promise<OurReads> {
+  try {
+    return await routeReads(url, q, id);
+  } catch (err) {
+    return coreReads(url, q, id, err instanceof Error ? err.message : String(err));
+  }
+}

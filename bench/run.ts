@@ -1,0 +1,77 @@
+/**
+ * Runs the benchmarks on a private redis-server and writes bench/results.md.
+ *
+ *   npx tsx bench/run.ts [--iterations N] [--warmup N] [--tasks N] [--only NAME]
+ *
+ * Exits 1 when a case reports a broken target (e.g. more round trips than asynq's Go
+ * Inspector), after printing and writing the results.
+ */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { startRedisServer } from '../scripts/support/redis-server';
+import type { BenchCase, BenchOptions } from './bench-case';
+import { describeAndPin } from './machine';
+import { readsCase } from './reads-case';
+import { fileHeader } from './report';
+
+const CASES: BenchCase[] = [readsCase];
+const RESULTS = new URL('./results.md', import.meta.url);
+
+function positiveInt(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${value}`);
+  return n;
+}
+
+function options(): BenchOptions & { only: string | undefined } {
+  const { values } = parseArgs({
+    options: { iterations: { type: 'string' }, warmup: { type: 'string' }, tasks: { type: 'string' }, only: { type: 'string' } },
+  });
+  if (values.only !== undefined && !CASES.some((c) => c.name === values.only)) {
+    throw new Error(`--only: no case ${values.only} (cases: ${CASES.map((c) => c.name).join(', ')})`);
+  }
+  return {
+    iterations: positiveInt('iterations', values.iterations, 200),
+    warmup: positiveInt('warmup', values.warmup, 100),
+    tasks: positiveInt('tasks', values.tasks, 1_000_000),
+    only: values.only,
+  };
+}
+
+async function main(): Promise<number> {
+  const opts = options();
+  const started = performance.now();
+  const server = await startRedisServer({ label: 'bench' });
+  const admin = new Redis(server.url);
+  const sections: string[] = [];
+  const failures: string[] = [];
+  try {
+    const machine = await describeAndPin(admin);
+    console.log(`redis ${machine.redisVersion} on ${server.url}; nproc ${machine.nproc}; ${machine.pinning}`);
+    for (const c of CASES.filter((x) => opts.only === undefined || x.name === opts.only)) {
+      console.log(`\n== ${c.name}`);
+      const result = await c.run({ ...opts, url: server.url, port: server.port, admin });
+      sections.push(result.markdown);
+      failures.push(...result.failures.map((f) => `${c.name}: ${f}`));
+    }
+    const text = [fileHeader(machine, new Date(), opts.iterations, opts.warmup), ...sections].join('\n');
+    await writeFile(RESULTS, text);
+    console.log(`\n${sections.join('\n')}\nwrote ${RESULTS.pathname} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    admin.disconnect();
+    await server.stop();
+  }
+  if (failures.length === 0) return 0;
+  console.error(`\nFAILED: a benchmark target was missed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+  return 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error('bench failed:', err instanceof Error ? (err.stack ?? err.message) : err);
+    process.exit(1);
+  },
+);

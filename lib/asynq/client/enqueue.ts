@@ -1,0 +1,120 @@
+/**
+ * Enqueue, schedule and group-add, with every option of asynq's client, writing exactly what
+ * a Go client writes so Go servers process these tasks and Go clients see their locks.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { encodeTaskMessage } from '../codec';
+import { AsynqError } from '../errors';
+import * as k from '../keys';
+import { asNumber } from '../reply';
+import { execPipeline, pipeScript, type ScriptArg, type ScriptName } from '../scripts';
+import type { TaskInfo, TaskMessage } from '../types';
+import { composeOptions, type ComposedOptions, type EnqueueOptions, type NewTask } from './options';
+
+/** asynq.ErrDuplicateTask: the unique lock for this queue, type and payload is held. */
+export async function duplicateTask(redis: Redis, op: string, lockKey: string): Promise<AsynqError> {
+  const [[, holder], [, pttl]] = (await redis.pipeline().get(lockKey).pttl(lockKey).exec()) as [[null, string | null], [null, number]];
+  const ttlSeconds = pttl === -2 ? null : pttl === -1 ? -1 : pttl / 1000;
+  return new AsynqError('ALREADY_EXISTS', 'duplicate_task', 'task already exists', op, {
+    lock: { key: lockKey, ttlSeconds, holderId: holder },
+  });
+}
+
+/** asynq.ErrTaskIDConflict: a task with this ID exists in the queue. */
+export async function taskIdConflict(redis: Redis, op: string, qname: string, id: string): Promise<AsynqError> {
+  const state = await redis.hget(k.taskKey(qname, id), 'state');
+  return new AsynqError('ALREADY_EXISTS', 'task_id_conflict', 'task ID conflicts with another task', op, {
+    existing: { id, queue: qname, state },
+  });
+}
+
+export function buildMessage(task: NewTask, o: ComposedOptions): TaskMessage {
+  return {
+    type: task.type,
+    payload: task.payload ?? new Uint8Array(),
+    id: o.taskId,
+    queue: o.queue,
+    retry: o.retry,
+    retried: 0,
+    errorMsg: '',
+    timeout: o.timeout,
+    deadline: o.deadline,
+    uniqueKey: o.uniqueTtl > 0 ? k.uniqueKey(o.queue, task.type, task.payload) : '',
+    lastFailedAt: 0,
+    retention: o.retention,
+    completedAt: 0,
+    groupKey: o.group,
+    headers: o.headers,
+  };
+}
+
+interface Plan {
+  script: ScriptName;
+  keys: string[];
+  args: ScriptArg[];
+  state: 'pending' | 'scheduled' | 'aggregating';
+  /** Seconds the unique lock is taken for (0 when not unique). */
+  lockTtl?: number;
+}
+
+/** Picks asynq's route: future processAt → scheduled; else group → aggregating; else pending. */
+export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Plan {
+  const bytes = Buffer.from(encodeTaskMessage(msg));
+  const q = o.queue;
+  const id = o.taskId;
+  const unique = msg.uniqueKey !== '';
+  const nowSec = Math.floor(now.getTime() / 1000);
+  if (o.processAt.getTime() > now.getTime()) {
+    const at = Math.floor(o.processAt.getTime() / 1000);
+    if (!unique) return { script: 'schedule', keys: [k.taskKey(q, id), k.scheduledKey(q)], args: [bytes, at, id], state: 'scheduled' };
+    // The lock lasts until processAt + TTL, counted from now, in whole seconds (Go truncates).
+    const ttl = Math.trunc((o.processAt.getTime() + o.uniqueTtl * 1000 - now.getTime()) / 1000);
+    return { script: 'scheduleUnique', keys: [msg.uniqueKey, k.taskKey(q, id), k.scheduledKey(q)], args: [id, ttl, at, bytes], state: 'scheduled', lockTtl: ttl };
+  }
+  const ttl = Math.trunc(o.uniqueTtl);
+  if (o.group !== '') {
+    const keys = [k.taskKey(q, id), k.groupKey(q, o.group), k.allGroups(q)];
+    if (!unique) return { script: 'addToGroup', keys, args: [bytes, id, nowSec, o.group], state: 'aggregating' };
+    return { script: 'addToGroupUnique', keys: [...keys, msg.uniqueKey], args: [bytes, id, nowSec, o.group, ttl], state: 'aggregating', lockTtl: ttl };
+  }
+  const nowNs = (BigInt(now.getTime()) * 1_000_000n).toString();
+  if (!unique) return { script: 'enqueue', keys: [k.taskKey(q, id), k.pendingKey(q)], args: [bytes, id, nowNs], state: 'pending' };
+  return { script: 'enqueueUnique', keys: [msg.uniqueKey, k.taskKey(q, id), k.pendingKey(q)], args: [id, ttl, bytes, nowNs], state: 'pending', lockTtl: ttl };
+}
+
+/**
+ * Enqueues one task. One round trip (SADD asynq:queues and the script, pipelined); one more
+ * to describe the holder or the existing task when it is refused.
+ * Throws invalid_argument (asynq's rule text), duplicate_task or task_id_conflict.
+ */
+export async function enqueueTask(redis: Redis, task: NewTask, opts: EnqueueOptions, now: Date): Promise<TaskInfo> {
+  const op = 'enqueue';
+  const o = composeOptions(op, task, opts, now, randomUUID);
+  const msg = buildMessage(task, o);
+  const plan = planEnqueue(msg, o, now);
+  const [, [err, code]] = await execPipeline(
+    redis,
+    (p) => {
+      p.sadd(k.ALL_QUEUES, o.queue);
+      pipeScript(p, plan.script, plan.keys, plan.args);
+    },
+    [plan.script],
+  ) as [unknown, [Error | null, unknown]];
+  if (err) throw err;
+  const n = asNumber(code);
+  if (n === -1) throw await duplicateTask(redis, op, msg.uniqueKey);
+  if (n === 0) throw await taskIdConflict(redis, op, o.queue, o.taskId);
+  return {
+    id: msg.id,
+    queue: msg.queue,
+    state: plan.state,
+    message: msg,
+    problem: null,
+    nextProcessAt: plan.state === 'scheduled' ? o.processAt : plan.state === 'pending' ? now : null,
+    result: null,
+    isOrphaned: false,
+    uniqueLock: msg.uniqueKey ? { key: msg.uniqueKey, ttlSeconds: plan.lockTtl ?? null, holderId: msg.id, ownedByThisTask: true } : null,
+    pendingSince: plan.state === 'pending' ? (BigInt(now.getTime()) * 1_000_000n).toString() : null,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * asynq's client options and their validation, with asynq's exact error texts
+ * (client.go composeOptions): the same input is refused here and by a Go client alike.
+ */
+import { invalidArgument } from '../errors';
+
+/** A task to enqueue. `payload: null` is Go's nil, which has its own unique key. */
+export interface NewTask {
+  type: string;
+  payload: Uint8Array | null;
+  headers?: Record<string, string>;
+}
+
+export interface EnqueueOptions {
+  queue?: string;
+  taskId?: string;
+  /** Default 25; a negative value counts as 0, as in asynq. */
+  maxRetry?: number;
+  timeoutSeconds?: number;
+  deadline?: Date | null;
+  uniqueTtlSeconds?: number;
+  processAt?: Date;
+  processInSeconds?: number;
+  retentionSeconds?: number;
+  group?: string;
+  /** Merged over the task's own headers, later values winning. */
+  headers?: Record<string, string>;
+}
+
+export interface ComposedOptions {
+  queue: string;
+  taskId: string;
+  retry: number;
+  /** Whole seconds stored in the msg (0 = none). */
+  timeout: number;
+  /** Unix seconds (0 = none). */
+  deadline: number;
+  /** Seconds; 0 = not unique. */
+  uniqueTtl: number;
+  processAt: Date;
+  retention: number;
+  group: string;
+  headers: Record<string, string>;
+}
+
+/** asynq's timeout when a task sets neither a timeout nor a deadline: 30 minutes. */
+export const DEFAULT_TIMEOUT_SECONDS = 1800;
+export const DEFAULT_MAX_RETRY = 25;
+
+const blank = (s: string) => s.trim().length === 0;
+
+/**
+ * Applies defaults and asynq's rules. Throws invalid_argument naming the option; `now` is when
+ * ProcessIn counts from.
+ */
+export function composeOptions(op: string, task: NewTask, o: EnqueueOptions, now: Date, newId: () => string): ComposedOptions {
+  if (blank(task.type)) throw invalidArgument(op, 'type', 'task typename cannot be empty');
+  const queue = o.queue ?? 'default';
+  if (blank(queue)) throw invalidArgument(op, 'queue', 'queue name must contain one or more characters');
+  if (o.taskId !== undefined && blank(o.taskId)) throw invalidArgument(op, 'taskId', 'task ID cannot be empty');
+  if (o.uniqueTtlSeconds !== undefined && !(o.uniqueTtlSeconds >= 1)) {
+    throw invalidArgument(op, 'uniqueTtlSeconds', 'Unique TTL cannot be less than 1s');
+  }
+  if (o.group !== undefined && blank(o.group)) throw invalidArgument(op, 'group', 'group key cannot be empty');
+  for (const [field, v] of [['maxRetry', o.maxRetry], ['timeoutSeconds', o.timeoutSeconds], ['retentionSeconds', o.retentionSeconds], ['processInSeconds', o.processInSeconds]] as const) {
+    if (v !== undefined && !Number.isFinite(v)) throw invalidArgument(op, field, `${field} must be a finite number`);
+  }
+  const timeout = Math.trunc(Math.max(0, o.timeoutSeconds ?? 0));
+  const deadline = o.deadline ? Math.floor(o.deadline.getTime() / 1000) : 0;
+  // A sub-second timeout is "set" for the default but stores 0, exactly as asynq does.
+  const timeoutGiven = (o.timeoutSeconds ?? 0) > 0;
+  const processAt =
+    o.processInSeconds !== undefined ? new Date(now.getTime() + o.processInSeconds * 1000) : (o.processAt ?? now);
+  return {
+    queue,
+    taskId: o.taskId ?? newId(),
+    retry: Math.max(0, Math.trunc(o.maxRetry ?? DEFAULT_MAX_RETRY)),
+    timeout: !timeoutGiven && deadline === 0 ? DEFAULT_TIMEOUT_SECONDS : timeout,
+    deadline,
+    uniqueTtl: o.uniqueTtlSeconds ?? 0,
+    processAt,
+    retention: Math.trunc(Math.max(0, o.retentionSeconds ?? 0)),
+    group: o.group ?? '',
+    headers: { ...(task.headers ?? {}), ...(o.headers ?? {}) },
+  };
+}

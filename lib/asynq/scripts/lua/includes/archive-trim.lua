@@ -1,0 +1,26 @@
+-- Keeps the archive within asynq's limits after adding to it: members older than the cutoff
+-- and everything past the newest 9 999 are removed, their task hashes deleted too (asynq's
+-- inspector leaves those hashes behind; its worker-side archive deletes them, as we do).
+-- At most `budget` members go per call, so one call stays short even on a huge archive;
+-- what is left goes on the next call. Returns the number removed.
+local function trim_archive(archived_key, task_prefix, cutoff, max_size, budget)
+  local removed = 0
+  local old = redis.call('ZRANGE', archived_key, '-inf', cutoff, 'BYSCORE', 'LIMIT', 0, budget)
+  for _, id in ipairs(old) do
+    redis.call('DEL', task_prefix .. id)
+    redis.call('ZREM', archived_key, id)
+    removed = removed + 1
+  end
+  local over = redis.call('ZCARD', archived_key) - (max_size - 1)
+  if over > 0 then
+    if over > budget - removed then over = budget - removed end
+    if over > 0 then
+      for _, id in ipairs(redis.call('ZRANGE', archived_key, 0, over - 1)) do
+        redis.call('DEL', task_prefix .. id)
+        redis.call('ZREM', archived_key, id)
+        removed = removed + 1
+      end
+    end
+  end
+  return removed
+end

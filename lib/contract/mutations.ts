@@ -1,0 +1,81 @@
+/**
+ * Request bodies of the mutation routes.
+ */
+import { z } from 'zod';
+import { bytesEncoding, queueName } from './common';
+import { taskStateSchema } from './tasks';
+
+const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time' });
+
+export const enqueueOptionsSchema = z
+  .object({
+    taskId: z.string().optional(),
+    uniqueTtlSeconds: z.number().optional(),
+    maxRetry: z.number().int('maxRetry must be an integer').optional(),
+    timeoutSeconds: z.number().nonnegative().optional(),
+    deadline: isoDate.optional(),
+    processAt: isoDate.optional(),
+    processInSeconds: z.number().optional(),
+    retentionSeconds: z.number().nonnegative().optional(),
+    group: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+  })
+  .strict();
+
+export const enqueueBodySchema = z
+  .object({
+    type: z.string(),
+    /** Omitted or null: Go's nil payload; "" is an empty payload (a different unique key). */
+    payload: z.string().nullable().optional(),
+    payloadEncoding: bytesEncoding.default('utf8'),
+    options: enqueueOptionsSchema.default({}),
+  })
+  .strict();
+export type EnqueueBody = z.infer<typeof enqueueBodySchema>;
+
+export const batchEnqueueBodySchema = z
+  .object({
+    items: z
+      .array(enqueueBodySchema.extend({ queue: queueName.optional() }))
+      .min(1, 'items must not be empty')
+      .max(1000, 'at most 1000 items per request'),
+  })
+  .strict();
+export type BatchEnqueueBody = z.infer<typeof batchEnqueueBodySchema>;
+
+export const updatePayloadBodySchema = z
+  .object({ payload: z.string(), payloadEncoding: bytesEncoding.default('utf8') })
+  .strict();
+
+export const taskActionSchema = z.enum(['run', 'archive', 'cancel'], { error: 'action must be run, archive or cancel' });
+
+export const bulkBodySchema = z
+  .object({
+    action: z.enum(['run', 'archive', 'delete'], { error: 'action must be run, archive or delete' }),
+    state: taskStateSchema,
+    ids: z.array(z.string()).max(100_000, 'at most 100000 ids per request').optional(),
+    group: z.string().optional(),
+  })
+  .strict();
+export type BulkBody = z.infer<typeof bulkBodySchema>;
+
+export const bulkResultSchema = z.object({
+  succeeded: z.number(),
+  failed: z.array(z.object({ id: z.string(), error: z.object({ code: z.string(), message: z.string() }) })),
+  trimmed: z.number(),
+  stopped: z.boolean(),
+});
+export type BulkResultDto = z.infer<typeof bulkResultSchema>;
+
+export const deleteQueueQuery = z.object({
+  force: z.enum(['true', 'false', '1', '0'], { error: 'force must be true or false' }).optional().transform((v) => v === 'true' || v === '1'),
+});
+
+export const batchEnqueueResultSchema = z.object({
+  results: z.array(
+    z.union([
+      z.object({ ok: z.literal(true), id: z.string(), queue: z.string(), state: z.string() }),
+      z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }).catchall(z.unknown()) }),
+    ]),
+  ),
+});

@@ -1,0 +1,45 @@
+import 'server-only';
+import { bulkAll, bulkByIds, isAsynqError, type BulkResult } from '@/lib/asynq';
+import type { BulkBody, BulkResultDto } from '@/lib/contract/mutations';
+import { getRedis } from '../redis';
+
+function toDto(r: BulkResult): BulkResultDto {
+  return {
+    succeeded: r.succeeded,
+    failed: r.failed.map((f) => ({ id: f.id, error: { code: f.error.kind, message: f.error.message } })),
+    trimmed: r.trimmed,
+    stopped: r.stopped,
+  };
+}
+
+/**
+ * Runs a bulk action in batches of 500. When the client accepts `application/x-ndjson`, the
+ * response streams `{"progress":{"done","total"}}` lines and ends with `{"result":...}`;
+ * otherwise it answers once, at the end. Closing the request stops it between batches.
+ */
+export async function runBulk(qname: string, body: BulkBody, req: Request): Promise<Response> {
+  const redis = getRedis();
+  const run = (onProgress?: (p: { done: number; total: number }) => void) => {
+    const opts = { group: body.group, signal: req.signal, onProgress };
+    return body.ids
+      ? bulkByIds(redis, qname, body.action, body.state, body.ids, opts)
+      : bulkAll(redis, qname, body.action, body.state, opts);
+  };
+  if (!(req.headers.get('accept') ?? '').includes('application/x-ndjson')) {
+    return Response.json(toDto(await run()));
+  }
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (v: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(v)}\n`));
+      try {
+        send({ result: toDto(await run((progress) => send({ progress }))) });
+      } catch (err) {
+        const code = isAsynqError(err) ? err.kind : 'internal';
+        send({ error: { code, message: err instanceof Error ? err.message : String(err) } });
+      }
+      controller.close();
+    },
+  });
+  return new Response(stream, { headers: { 'content-type': 'application/x-ndjson' } });
+}
