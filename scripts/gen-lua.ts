@@ -13,7 +13,12 @@ const sources = readdirSync(luaDir)
   .filter((f) => f.endsWith('.lua'))
   .sort()
   .map((file) => ({ file, lua: readFileSync(join(luaDir, file), 'utf8') }));
-const text = renderRegistry(sources);
+const includes = Object.fromEntries(
+  readdirSync(join(luaDir, 'includes'))
+    .filter((f) => f.endsWith('.lua'))
+    .map((f) => [f.replace(/\.lua$/, ''), readFileSync(join(luaDir, 'includes', f), 'utf8')]),
+);
+const text = renderRegistry(sources, includes);
 const target = join(dir, 'registry.gen.ts');
 
 if (process.argv.includes('--check')) {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { callRoute } from '../../support/call-route';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
-import { json, newTaskMessage } from '../helpers/factories';
-import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '../helpers/seed';
+import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
+import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 
 const DB = 1;
 let redis: Redis;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createInspector, keys as k } from '@/lib/asynq';
 import { countCommands } from '../../support/command-counter';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
-import { newTaskMessage } from '../helpers/factories';
-import { seedAggregating, seedPending } from '../helpers/seed';
+import { newTaskMessage } from '@/lib/asynq/testutil/factories';
+import { seedAggregating, seedPending } from '@/lib/asynq/testutil/seed';
 
 const DB = 2;
 let redis: Redis;

@@ -9,10 +9,15 @@ const sources = readdirSync(join(dir, 'lua'))
   .filter((f) => f.endsWith('.lua'))
   .sort()
   .map((file) => ({ file, lua: readFileSync(join(dir, 'lua', file), 'utf8') }));
+const includes = Object.fromEntries(
+  readdirSync(join(dir, 'lua', 'includes'))
+    .filter((f) => f.endsWith('.lua'))
+    .map((f) => [f.replace(/\.lua$/, ''), readFileSync(join(dir, 'lua', 'includes', f), 'utf8')]),
+);
 
 describe('Lua script registry', () => {
   it('is up to date with the .lua files (run `npm run gen:lua`)', () => {
-    expect(readFileSync(join(dir, 'registry.gen.ts'), 'utf8')).toBe(renderRegistry(sources));
+    expect(readFileSync(join(dir, 'registry.gen.ts'), 'utf8')).toBe(renderRegistry(sources, includes));
   });
 
   it('declares in each header exactly the keys the body uses', () => {
