@@ -1,0 +1,54 @@
+/**
+ * ASYNQLENS_READ_ONLY=1: every mutation answers 403 read_only and changes nothing; reads work.
+ */
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newTaskMessage } from '@/lib/asynq/testutil/factories';
+import { seedZset } from '@/lib/asynq/testutil/seed';
+import { callRoute } from '../../support/call-route';
+import { snapshot } from '../../support/redis-snapshot';
+import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+
+const DB = 4;
+let redis: Redis;
+
+beforeAll(async () => {
+  process.env.REDIS_URL = testRedisUrl(DB);
+  process.env.ASYNQLENS_READ_ONLY = '1';
+  redis = await openTestRedis(DB);
+});
+afterAll(async () => {
+  delete process.env.ASYNQLENS_READ_ONLY;
+  await redis.quit();
+});
+
+describe('read-only mode', () => {
+  it('refuses every mutation with 403 read_only and still serves reads', async () => {
+    const m = newTaskMessage({ type: 't', queue: 'q' });
+    await seedZset(redis, 'archived', m, 1);
+    const before = await snapshot(redis);
+    const json = { 'content-type': 'application/json' };
+    const calls: [any, Record<string, string>, string, unknown?][] = [
+      [(await import('@/app/api/queues/[qname]/tasks/route')).POST, { qname: 'q' }, 'POST', { type: 't' }],
+      [(await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST, { qname: 'q', taskId: m.id, action: 'run' }, 'POST', {}],
+      [(await import('@/app/api/queues/[qname]/tasks/[taskId]/route')).DELETE, { qname: 'q', taskId: m.id }, 'DELETE'],
+      [(await import('@/app/api/queues/[qname]/tasks/[taskId]/route')).PATCH, { qname: 'q', taskId: m.id }, 'PATCH', { payload: 'x' }],
+      [(await import('@/app/api/queues/[qname]/bulk/route')).POST, { qname: 'q' }, 'POST', { action: 'delete', state: 'archived' }],
+      [(await import('@/app/api/queues/[qname]/pause/route')).POST, { qname: 'q' }, 'POST', {}],
+      [(await import('@/app/api/queues/[qname]/resume/route')).POST, { qname: 'q' }, 'POST', {}],
+      [(await import('@/app/api/queues/[qname]/route')).DELETE, { qname: 'q' }, 'DELETE'],
+      [(await import('@/app/api/enqueue-batch/route')).POST, {}, 'POST', { items: [{ type: 't' }] }],
+    ];
+    for (const [handler, params, method, body] of calls) {
+      const res = await callRoute(handler, '/api/x', params, { method, headers: json, body: body === undefined ? undefined : JSON.stringify(body) });
+      expect(res.status, `${method} ${JSON.stringify(params)}`).toBe(403);
+      expect(res.body.error.code).toBe('read_only');
+    }
+    expect(await snapshot(redis)).toEqual(before);
+    const list = await callRoute((await import('@/app/api/queues/[qname]/tasks/route')).GET, '/api/queues/q/tasks?state=archived', { qname: 'q' });
+    expect(list.status).toBe(200);
+    expect(list.body.tasks[0].id).toBe(m.id);
+    const health = await callRoute((await import('@/app/api/health/route')).GET, '/api/health');
+    expect(health.body.readOnly).toBe(true);
+  });
+});
