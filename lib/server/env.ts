@@ -12,6 +12,8 @@ const envSchema = z.object({
     .default('')
     .transform((v) => v === '1' || v === 'true'),
   ASYNQLENS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** How long one Redis read of a view is shared by every viewer (0 turns sharing off). */
+  ASYNQLENS_SNAPSHOT_MS: z.coerce.number().int().nonnegative().default(1000),
   /** Extra origins (comma-separated, e.g. a proxy's public URL) allowed to send mutations. */
   ASYNQLENS_ALLOWED_ORIGINS: z
     .string()

@@ -2,6 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { HttpError, toErrorResponse } from './errors';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
+import { invalidateShared } from './snapshot-cache';
 
 type Schema = z.ZodType;
 type Ctx = { params: Promise<Record<string, string | string[]>> };
@@ -58,7 +59,12 @@ export function route<
       const url = new URL(req.url);
       const query = (spec.query ? spec.query.parse(Object.fromEntries(url.searchParams)) : undefined) as Infer<Q>;
       const body = (spec.body ? spec.body.parse(await readJson(req)) : undefined) as Infer<B>;
-      const out = await handler({ params, query, body, req });
+      let out: unknown;
+      try {
+        out = await handler({ params, query, body, req });
+      } finally {
+        if (spec.mutates) invalidateShared();
+      }
       if (out instanceof Response) return out;
       if (out === undefined) return new Response(null, { status: 204 });
       return Response.json(out, { status: spec.status ?? 200 });

@@ -5,7 +5,7 @@
  * so no task is ever half-moved. Long runs report progress and stop when asked.
  */
 import type { Redis } from 'ioredis';
-import { AsynqError, invalidArgument, isAsynqError } from '../errors';
+import { invalidArgument, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { runScript } from '../scripts';
@@ -115,4 +115,3 @@ export async function bulkAll(redis: Redis, qname: string, action: MoveAction, s
   return out;
 }
 
-export { isAsynqError };

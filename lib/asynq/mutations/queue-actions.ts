@@ -2,7 +2,7 @@
  * Pause, resume and delete a queue, as asynq's inspector does them.
  */
 import type { Redis } from 'ioredis';
-import { AsynqError, failedPrecondition, goQuote, queueNotFound } from '../errors';
+import { AsynqError, failedPrecondition, goQuote } from '../errors';
 import * as k from '../keys';
 import { asNumber } from '../reply';
 import { runScript } from '../scripts';
@@ -54,4 +54,3 @@ export async function deleteQueue(redis: Redis, qname: string, force: boolean): 
   throw new AsynqError('INTERNAL', 'internal', `queue ${goQuote(qname)} kept receiving tasks while being deleted`, op);
 }
 
-export { queueNotFound };

@@ -2,14 +2,15 @@ import 'server-only';
 import type { GroupListDto, HistoryDto, QueueListDto, QueueStatsDto } from '@/lib/contract/queues';
 import { toQueueStatsDto } from '../dto';
 import { getInspector } from '../redis';
+import { shared } from '../snapshot-cache';
 
 /** Every queue's stats. Two Redis round trips whatever the number of queues. */
 export async function listQueues(): Promise<QueueListDto> {
-  return { queues: (await getInspector().queues()).map(toQueueStatsDto) };
+  return shared('queues', async () => ({ queues: (await getInspector().queues()).map(toQueueStatsDto) }));
 }
 
 export async function getQueue(qname: string): Promise<QueueStatsDto> {
-  return toQueueStatsDto(await getInspector().queue(qname));
+  return shared(`queue:${qname}`, async () => toQueueStatsDto(await getInspector().queue(qname)));
 }
 
 export async function getHistory(qname: string, days: number): Promise<HistoryDto> {

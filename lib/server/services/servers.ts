@@ -3,11 +3,12 @@ import type { RedisInfoDto, SchedulerEventsDto, SchedulerListDto, ServerListDto,
 import { iso, toSchedulerListDto, toServerListDto } from '../dto';
 import { env } from '../env';
 import { getInspector } from '../redis';
+import { shared } from '../snapshot-cache';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 
 export async function listServers(): Promise<ServerListDto> {
-  return toServerListDto(await getInspector().servers());
+  return shared('servers', async () => toServerListDto(await getInspector().servers()));
 }
 
 export async function listSchedulerEntries(): Promise<SchedulerListDto> {

@@ -2,9 +2,14 @@ import 'server-only';
 import type { TaskDto, TaskListDto, TaskListQuery } from '@/lib/contract/tasks';
 import { DETAIL_PAYLOAD_LIMIT, LIST_PAYLOAD_LIMIT, toTaskDto } from '../dto';
 import { getInspector } from '../redis';
+import { shared } from '../snapshot-cache';
 
 /** One page of a state's tasks, in asynq's order. One Redis round trip. */
-export async function listTasks(qname: string, q: TaskListQuery): Promise<TaskListDto> {
+export function listTasks(qname: string, q: TaskListQuery): Promise<TaskListDto> {
+  return shared(`tasks:${JSON.stringify([qname, q.state, q.page, q.size, q.group ?? null])}`, () => readTasks(qname, q));
+}
+
+async function readTasks(qname: string, q: TaskListQuery): Promise<TaskListDto> {
   const page = await getInspector().tasks(qname, q.state, { page: q.page, size: q.size, group: q.group });
   return {
     tasks: page.tasks.map((t) => toTaskDto(t, LIST_PAYLOAD_LIMIT)),
