@@ -2,14 +2,16 @@
  * Calls a Next.js route handler the way the framework does: a real Request and a params
  * promise. Returns the status and the parsed JSON (or raw bytes for non-JSON bodies).
  */
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+export type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+/** A parsed JSON body: whatever JSON.parse gives, read by assertions that fail loudly. */
+export type JsonBody = ReturnType<typeof JSON.parse>;
 
 export async function callRoute(
   handler: Handler,
   path: string,
   params: Record<string, string> = {},
   init?: RequestInit,
-): Promise<{ status: number; body: any; headers: Headers; bytes: Buffer }> {
+): Promise<{ status: number; body: JsonBody; headers: Headers; bytes: Buffer }> {
   const res = await handler(new Request(`http://localhost${path}`, init), { params: Promise.resolve(params) });
   const bytes = Buffer.from(await res.arrayBuffer());
   const isJson = res.headers.get('content-type')?.includes('json');

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedZset } from '@/lib/asynq/testutil/seed';
-import { callRoute } from '../../support/call-route';
+import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
@@ -28,7 +28,7 @@ describe('read-only mode', () => {
     await seedZset(redis, 'archived', m, 1);
     const before = await snapshot(redis);
     const json = { 'content-type': 'application/json' };
-    const calls: [any, Record<string, string>, string, unknown?][] = [
+    const calls: [Handler, Record<string, string>, string, unknown?][] = [
       [(await import('@/app/api/queues/[qname]/tasks/route')).POST, { qname: 'q' }, 'POST', { type: 't' }],
       [(await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST, { qname: 'q', taskId: m.id, action: 'run' }, 'POST', {}],
       [(await import('@/app/api/queues/[qname]/tasks/[taskId]/route')).DELETE, { qname: 'q', taskId: m.id }, 'DELETE'],

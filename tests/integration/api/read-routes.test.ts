@@ -4,22 +4,14 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
-import { callRoute } from '../../support/call-route';
+import { callRoute, type Handler } from '../../support/call-route';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 
 const DB = 1;
 let redis: Redis;
-let routes: {
-  queues: typeof import('@/app/api/queues/route');
-  queue: typeof import('@/app/api/queues/[qname]/route');
-  history: typeof import('@/app/api/queues/[qname]/history/route');
-  tasks: typeof import('@/app/api/queues/[qname]/tasks/route');
-  task: typeof import('@/app/api/queues/[qname]/tasks/[taskId]/route');
-  payload: typeof import('@/app/api/queues/[qname]/tasks/[taskId]/payload/route');
-  groups: typeof import('@/app/api/queues/[qname]/groups/route');
-};
+let routes: Record<'queues' | 'queue' | 'history' | 'tasks' | 'task' | 'payload' | 'groups', { GET: Handler }>;
 
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);

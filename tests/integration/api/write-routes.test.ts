@@ -7,13 +7,22 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
-import { callRoute } from '../../support/call-route';
+import { callRoute, type Handler, type JsonBody } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
 const DB = 3;
 let redis: Redis;
-let r: Record<string, any>;
+type H = Handler;
+let r: {
+  tasks: { GET: H; POST: H };
+  task: { GET: H; PATCH: H; DELETE: H };
+  action: { POST: H };
+  bulk: { POST: H };
+  pause: { POST: H };
+  resume: { POST: H };
+  queue: { GET: H; DELETE: H };
+};
 
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
@@ -32,7 +41,7 @@ afterAll(() => redis.quit());
 beforeEach(() => redis.flushdb());
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const post = (handler: any, params: Record<string, string>, body: unknown = {}, headers: Record<string, string> = JSON_HEADERS) =>
+const post = (handler: Handler, params: Record<string, string>, body: unknown = {}, headers: Record<string, string> = JSON_HEADERS) =>
   callRoute(handler, '/api/x', params, { method: 'POST', headers, body: JSON.stringify(body) });
 const enqueue = (q: string, body: unknown) => post(r.tasks.POST, { qname: q }, body);
 
@@ -202,7 +211,7 @@ describe('bulk actions', () => {
     await seedPending(redis, b);
     const res = await post(r.bulk.POST, { qname: 'q' }, { action: 'archive', state: 'retry', ids: [a.id, b.id, 'nope'] });
     expect(res.body.succeeded).toBe(1);
-    expect(res.body.failed.map((f: any) => [f.id, f.error.code])).toEqual([
+    expect(res.body.failed.map((f: JsonBody) => [f.id, f.error.code])).toEqual([
       [b.id, 'failed_precondition'],
       ['nope', 'task_not_found'],
     ]);
