@@ -11,7 +11,9 @@ import { assertQueue } from './task-actions';
 
 /**
  * Pauses a queue: servers stop dequeuing from it; scheduling, retries and aggregation go on.
- * Two round trips. Throws failed_precondition `queue "<q>" is already paused`.
+ * Two round trips. Throws failed_precondition `queue "<q>" is already paused`, and, unlike
+ * asynq (which writes a paused flag for any name), queue_not_found for a queue that does not
+ * exist — a typo must not silently pause nothing.
  */
 export async function pauseQueue(redis: Redis, qname: string, now: Date): Promise<void> {
   await assertQueue(redis, 'pauseQueue', qname);
@@ -28,9 +30,10 @@ export async function resumeQueue(redis: Redis, qname: string): Promise<void> {
 /**
  * Removes a queue from asynq:queues and deletes its task structures. Without `force` it must
  * have no pending, active, scheduled, retry or archived task (asynq: `queue "<q>" is not
- * empty`); with `force` it must have no active task, and its tasks are deleted first in
- * batches of 500 rather than in one script over the whole queue. Like asynq it keeps
- * completed tasks, groups, counters, the paused flag and unique locks.
+ * empty`); with `force` it must have no active task, and its tasks are deleted first in small
+ * batches rather than in one script over the whole queue — releasing the unique locks they
+ * still own, which asynq leaks. Like asynq it keeps completed tasks, groups, counters and the
+ * paused flag.
  */
 export async function deleteQueue(redis: Redis, qname: string, force: boolean): Promise<void> {
   const op = 'deleteQueue';

@@ -19,6 +19,8 @@ local function msg_unique_key(msg)
     local tag = varint()
     if not tag then return '' end
     local field, wire = math.floor(tag / 8), tag % 8
+    -- protobuf-go writes fields in ascending order: past field 10 there is no unique_key.
+    if field > 10 then return '' end
     if wire == 0 then
       if not varint() then return '' end
     elseif wire == 2 then
@@ -37,9 +39,12 @@ end
 -- release follows. The key is taken from the hash, else from the msg, and must sit under this
 -- queue's lock prefix. Cost: O(1) plus the msg scan.
 local function release_lock_if_owned(task_key, id, lock_prefix)
-  local h = redis.call('HMGET', task_key, 'unique_key', 'msg')
+  local h = redis.call('HMGET', task_key, 'unique_key', 'group')
   local ukey = h[1]
-  if not ukey or ukey == '' then ukey = msg_unique_key(h[2]) end
+  -- Only grouped tasks lack the hash field (AddToGroupUnique does not write it): read the msg
+  -- for those alone, which keeps bulk deletes of plain tasks cheap.
+  if (not ukey or ukey == '') and h[2] then ukey = msg_unique_key(redis.call('HGET', task_key, 'msg')) end
+  if not ukey then ukey = '' end
   if ukey ~= '' and string.sub(ukey, 1, #lock_prefix) == lock_prefix and redis.call('GET', ukey) == id then
     redis.call('DEL', ukey)
     return 1

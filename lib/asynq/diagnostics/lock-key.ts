@@ -1,0 +1,58 @@
+/**
+ * Names of unique locks: the SCAN patterns that find them and the parser that splits a lock
+ * key back into queue, task type and payload checksum.
+ */
+import { uniqueKeyPrefix } from '../keys';
+
+/**
+ * Escapes Redis glob metacharacters (`* ? [ ] \`), so a queue named `a*` matches only its own
+ * keys: `SCAN MATCH asynq:{a*}:unique:*` would otherwise also walk queue `ab`'s locks.
+ */
+export function escapeGlob(s: string): string {
+  return s.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}
+
+/** SCAN MATCH pattern for every lock of one queue. */
+export const queueLockPattern = (qname: string): string => `${escapeGlob(uniqueKeyPrefix(qname))}*`;
+
+/** SCAN MATCH pattern for every lock of every queue (and of queues since removed). */
+export const ALL_LOCKS_PATTERN = 'asynq:{*}:unique:*';
+
+export interface ParsedLockKey {
+  queue: string;
+  taskType: string;
+  /** Lower-case hex MD5 of the payload, `''` for a nil payload, null when the key is not asynq's shape. */
+  payloadMd5: string | null;
+}
+
+/**
+ * Splits `asynq:{<q>}:unique:<type>:<md5>` given its queue. The type may itself contain `:`,
+ * so the checksum is the last segment; anything there other than 32 hex digits or nothing
+ * (Go's nil payload) means the key was not written by asynq, and the whole rest is the type.
+ */
+export function parseLockKey(qname: string, key: string): ParsedLockKey | null {
+  const prefix = uniqueKeyPrefix(qname);
+  if (!key.startsWith(prefix)) return null;
+  const rest = key.slice(prefix.length);
+  const cut = rest.lastIndexOf(':');
+  const md5 = cut < 0 ? null : rest.slice(cut + 1);
+  if (md5 === null || !(md5 === '' || /^[0-9a-f]{32}$/.test(md5))) {
+    return { queue: qname, taskType: rest, payloadMd5: null };
+  }
+  return { queue: qname, taskType: rest.slice(0, cut), payloadMd5: md5 };
+}
+
+/**
+ * The queue a lock key belongs to. A known queue whose prefix the key has wins (the longest,
+ * should names nest, e.g. `a` and `a}:unique:b`); otherwise the text up to the first
+ * `}:unique:` — a lock left behind by a removed queue, which asynq never cleans up.
+ */
+export function lockQueue(key: string, knownQueues: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const q of knownQueues) {
+    if (key.startsWith(uniqueKeyPrefix(q)) && (best === null || q.length > best.length)) best = q;
+  }
+  if (best !== null) return best;
+  const end = key.indexOf('}:unique:');
+  return key.startsWith('asynq:{') && end > 0 ? key.slice('asynq:{'.length, end) : null;
+}

@@ -1,0 +1,19 @@
+/**
+ * asynq's forwarder: every 5 s, due scheduled and retry tasks of the server's queues become
+ * pending (or go back to their aggregation group). Servers sharing a queue may all do this;
+ * the script moves each task once, so it is safe, and the busiest server does not stall it.
+ */
+import type { Redis } from 'ioredis';
+import type { ResolvedConfig } from './config';
+import { every, type Loop } from './loop';
+import { forwardIfReady } from './rdb/delayed';
+
+export function startForwarder(redis: Redis, config: ResolvedConfig): Loop {
+  return every(
+    config.delayedTaskCheckIntervalMs,
+    async () => {
+      for (const q of Object.keys(config.queues)) await forwardIfReady(redis, q, config.clock.now());
+    },
+    (err) => config.logger.error(`forwarder: ${String(err)}`),
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * asynq's janitor: every 8 s, completed tasks whose retention ended are deleted, 100 per
+ * script call so no call blocks Redis for long.
+ */
+import type { Redis } from 'ioredis';
+import type { ResolvedConfig } from './config';
+import { every, type Loop } from './loop';
+import { deleteExpiredCompleted } from './rdb/delayed';
+
+export function startJanitor(redis: Redis, config: ResolvedConfig): Loop {
+  return every(
+    config.janitorIntervalMs,
+    async () => {
+      for (const q of Object.keys(config.queues)) {
+        await deleteExpiredCompleted(redis, q, config.janitorBatchSize, config.clock.now());
+      }
+    },
+    (err) => config.logger.error(`janitor: ${String(err)}`),
+  );
+}
