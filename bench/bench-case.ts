@@ -14,7 +14,7 @@ export interface BenchOptions {
    * reads measured came out 2-3× the steady value.
    */
   warmup: number;
-  /** Tasks in the big queue (`--tasks`, default 1,000,000). */
+  /** Tasks in the reads' big queue and the bulk archive-all; run-all takes a tenth (`--tasks`, default 1,000,000). */
   tasks: number;
 }
 

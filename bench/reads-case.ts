@@ -55,7 +55,7 @@ function section(d: ReadsDataset, seeded: string, memory: string, ours: OurReads
     ? `Go: \`interop-bin bench-reads\` (tests/go/bench.go), asynq v0.26.0 Inspector on go-redis; its round trips come from a go-redis hook (one per command, one per pipeline). Its \`queues\` read is \`Queues()\` + \`GetQueueInfo\` per queue, what asynqmon's queue list does.`
     : `**Go side not run: ${go.reason}.** Go's columns are n/a.`;
   const oursNote = ours.via === 'route handlers'
-    ? 'Ours: the Next.js route handlers called in-process (zod parsing, DTO mapping and JSON included; no HTTP server).'
+    ? 'Ours: the Next.js route handlers called in-process (zod parsing, DTO mapping and JSON included; no HTTP server; the shared snapshot cache off, `ASYNQLENS_SNAPSHOT_MS=0`, so every request reads Redis).'
     : `Ours: **the core calls the routes make** (\`inspector.queues()\`, \`.tasks()\`, \`.task()\`), because the route handlers could not be loaded: ${ours.fallbackReason ?? '?'}.`;
   return [
     '## Reads: queue list, pending pages, task detail',

@@ -21,7 +21,7 @@ export function fileHeader(m: Machine, date: Date, iterations: number, warmup: n
     `- Machine: \`nproc\` = ${m.nproc} (${m.cpu}); ${m.pinning}`,
     `- Redis ${m.redisVersion}, private redis-server on loopback, \`--save '' --appendonly no\`; Node ${m.node}`,
     `- Latency: wall clock per request, nearest-rank p50/p95 over ${iterations} iterations after ${warmup} untimed ones`,
-    '- Regenerate with `npm run bench` (or `npx tsx bench/run.ts [--iterations N] [--tasks N]`).',
+    '- Regenerate with `npm run bench` (or `npx tsx bench/run.ts [--iterations N] [--tasks N] [--only CASE]`).',
     '',
   ].join('\n');
 }

@@ -1,21 +1,25 @@
 /**
  * Runs the benchmarks on a private redis-server and writes bench/results.md.
  *
- *   npx tsx bench/run.ts [--iterations N] [--warmup N] [--tasks N] [--only NAME]
+ *   npx tsx bench/run.ts [--iterations N] [--warmup N] [--tasks N] [--only CASE]
  *
+ * With --only, the other cases' sections of the existing results.md are kept, marked with the
+ * date of the run that produced them.
  * Exits 1 when a case reports a broken target (e.g. more round trips than asynq's Go
  * Inspector), after printing and writing the results.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { startRedisServer } from '../scripts/support/redis-server';
 import type { BenchCase, BenchOptions } from './bench-case';
+import { bulkCase } from './bulk-case';
+import { diagnosticsCase } from './diagnostics-case';
 import { describeAndPin } from './machine';
 import { readsCase } from './reads-case';
 import { fileHeader } from './report';
 
-const CASES: BenchCase[] = [readsCase];
+const CASES: BenchCase[] = [readsCase, bulkCase, diagnosticsCase];
 const RESULTS = new URL('./results.md', import.meta.url);
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
@@ -40,6 +44,36 @@ function options(): BenchOptions & { only: string | undefined } {
   };
 }
 
+const heading = (section: string): string => section.split('\n', 1)[0] ?? '';
+
+/**
+ * The sections to write: this run's, in place of the same-headed ones of the existing file,
+ * and (after --only) the existing file's other sections, each marked with its run's date.
+ */
+async function mergeSections(fresh: string[], only: string | undefined): Promise<string[]> {
+  if (only === undefined) return fresh;
+  let old: string;
+  try {
+    old = await readFile(RESULTS, 'utf8');
+  } catch {
+    return fresh;
+  }
+  const date = /^- Date: (.*)$/m.exec(old)?.[1] ?? 'an earlier run';
+  const oldSections = old.split(/^(?=## )/m).filter((s) => s.startsWith('## '));
+  const byHeading = new Map(fresh.map((s) => [heading(s), s]));
+  const out = oldSections.map((s) => {
+    const replaced = byHeading.get(heading(s));
+    if (replaced !== undefined) {
+      byHeading.delete(heading(s));
+      return replaced;
+    }
+    if (/^_Kept from the run of /m.test(s)) return s;
+    const [first, ...rest] = s.split('\n');
+    return [first, '', `_Kept from the run of ${date} (a later run was \`--only ${only}\`)._`, ...rest].join('\n');
+  });
+  return [...out, ...byHeading.values()];
+}
+
 async function main(): Promise<number> {
   const opts = options();
   const started = performance.now();
@@ -56,7 +90,7 @@ async function main(): Promise<number> {
       sections.push(result.markdown);
       failures.push(...result.failures.map((f) => `${c.name}: ${f}`));
     }
-    const text = [fileHeader(machine, new Date(), opts.iterations, opts.warmup), ...sections].join('\n');
+    const text = [fileHeader(machine, new Date(), opts.iterations, opts.warmup), ...(await mergeSections(sections, opts.only))].join('\n');
     await writeFile(RESULTS, text);
     console.log(`\n${sections.join('\n')}\nwrote ${RESULTS.pathname} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {
