@@ -1,17 +1,29 @@
 /**
  * `npm run demo`: a private Redis on a free loopback port (data in a temp folder), sample
- * tasks in every state, and the dashboard on http://localhost:8080. Ctrl-C stops everything.
+ * tasks in every state, a live application processing and producing tasks on it (our task
+ * server, a scheduler, clients, a worker that crashes now and then), and the dashboard on
+ * http://localhost:8080. Ctrl-C stops everything.
+ *
+ * Flags: --no-web        run Redis and the application only (no dashboard build/start)
+ *        --check[=SECS]  after SECS (default 60) verify every state, failure kind, lock
+ *                        situation, server and scheduler is present and still changing; exit 0/1
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { createRedis } from '../lib/asynq/redis';
 import { startRedisServer } from './support/redis-server';
+import { startDemoApp } from './demo/app';
+import { census, describe, missing } from './demo/check';
 import { seedSampleData } from './demo/sample-data';
 
 const root = join(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 8080);
 const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+const args = process.argv.slice(2);
+const web = !args.includes('--no-web');
+const checkArg = args.find((a) => a === '--check' || a.startsWith('--check='));
+const checkAfterSeconds = checkArg ? Number(checkArg.split('=')[1] ?? 60) : null;
 
 /** Newest modification time under the app's source folders, to decide whether to rebuild. */
 function newestSource(): number {
@@ -35,32 +47,72 @@ function buildIfStale(): void {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-async function main(): Promise<void> {
-  buildIfStale();
-  const redis = await startRedisServer({ label: 'demo' });
-  const client = new Redis(redis.url);
-  await seedSampleData(client);
-  await client.quit();
+/** Resolves with `p`, or after `ms` whatever happened to it. */
+const within = (p: Promise<unknown>, ms: number) => Promise.race([p.catch(() => {}), new Promise((r) => setTimeout(r, ms))]);
 
-  // Node runs Next's CLI directly (not through npx) so a signal reaches the server itself.
-  const app = spawn(process.execPath, [nextBin, 'start', '-p', String(port)], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, REDIS_URL: redis.url },
-  });
-  console.log(`\n  asynqlens demo: http://localhost:${port}   (Redis at ${redis.url}; Ctrl-C stops both)\n`);
+async function main(): Promise<void> {
+  if (web) buildIfStale();
+  const redis = await startRedisServer({ label: 'demo' });
+  // redis-server.ts kills Redis on the first SIGINT/SIGTERM; the demo owns the exit instead, so
+  // the task server can shut down (and requeue) while Redis is still there. Its exit hook
+  // still guarantees Redis never outlives this process.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
+  const client = createRedis({ url: redis.url });
+  await seedSampleData(client);
+  const demo = await startDemoApp(client, redis.url);
+
+  let app: ChildProcess | null = null;
+  if (web) {
+    // Node runs Next's CLI directly (not through npx) so a signal reaches the server itself.
+    app = spawn(process.execPath, [nextBin, 'start', '-p', String(port)], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, REDIS_URL: redis.url },
+    });
+    console.log(`\n  asynqlens demo: http://localhost:${port}   (Redis at ${redis.url}; Ctrl-C stops everything)\n`);
+  } else {
+    console.log(`\n  asynqlens demo application on ${redis.url} (no dashboard; Ctrl-C stops everything)\n`);
+  }
+
+  const status = setInterval(() => {
+    void census(client).then(
+      (c) => console.log(`  demo: ${describe(c)} | client: ${JSON.stringify(demo.stats)}`),
+      () => {},
+    );
+  }, 15_000);
 
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    app.kill('SIGTERM');
+    clearInterval(status);
+    console.log('\n  demo: stopping the application, the dashboard and Redis…');
+    // A terminal Ctrl-C also reaches redis-server itself, so Redis may already be gone: the
+    // shutdown is bounded instead of waiting on a dead connection.
+    await within(demo.stop(), 12_000);
+    app?.kill('SIGTERM');
+    client.disconnect();
     await redis.stop();
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
-  app.on('exit', (code) => void stop(code ?? 0));
+  app?.on('exit', (code) => void stop(code ?? 0));
+
+  if (checkAfterSeconds !== null) {
+    setTimeout(() => {
+      void (async () => {
+        const first = await census(client);
+        console.log(`  check after ${checkAfterSeconds} s: ${describe(first)}`);
+        const lacking = missing(first);
+        await new Promise((r) => setTimeout(r, 10_000));
+        const second = await census(client);
+        if (second.processed <= first.processed) lacking.push('processed counters moving');
+        console.log(lacking.length === 0 ? '  check: OK — every state, failure kind and lock situation is present and changing' : `  check: MISSING ${lacking.join('; ')}`);
+        await stop(lacking.length === 0 ? 0 : 1);
+      })();
+    }, checkAfterSeconds * 1000);
+  }
 }
 
 void main();

@@ -160,3 +160,27 @@ export function decodeSchedulerEnqueueEvent(bytes: Uint8Array): SchedulerEnqueue
   const m = parse('SchedulerEnqueueEvent', () => fromBinary(SchedulerEnqueueEventSchema, bytes));
   return { taskId: m.taskId, enqueuedAt: timestampToDate(m.enqueueTime) };
 }
+
+/** Go's zero time.Time (0001-01-01T00:00:00Z), what Go writes for "never ran". */
+const GO_ZERO_TIME = new Date(Number(GO_ZERO_TIME_SECONDS) * 1000);
+
+/** One element of `asynq:schedulers:{<id>}`; a never-run entry carries Go's zero time. */
+export function encodeSchedulerEntry(e: SchedulerEntry): Uint8Array {
+  return toBinary(
+    SchedulerEntrySchema,
+    create(SchedulerEntrySchema, {
+      id: e.id,
+      spec: e.spec,
+      taskType: e.taskType,
+      taskPayload: e.taskPayload,
+      enqueueOptions: e.enqueueOptions,
+      nextEnqueueTime: timestampFromDate(e.nextEnqueueAt ?? GO_ZERO_TIME),
+      prevEnqueueTime: timestampFromDate(e.prevEnqueueAt ?? GO_ZERO_TIME),
+    }),
+  );
+}
+
+/** One member of `asynq:scheduler_history:<entryId>`. */
+export function encodeSchedulerEnqueueEvent(taskId: string, enqueuedAt: Date): Uint8Array {
+  return toBinary(SchedulerEnqueueEventSchema, create(SchedulerEnqueueEventSchema, { taskId, enqueueTime: timestampFromDate(enqueuedAt) }));
+}

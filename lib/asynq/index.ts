@@ -19,3 +19,26 @@ export { moveTask, cancelTask, updateTaskPayload } from './mutations/task-action
 export { bulkByIds, bulkAll, MAX_BATCH, type BulkOptions, type BulkResult } from './mutations/bulk';
 export { pauseQueue, resumeQueue, deleteQueue } from './mutations/queue-actions';
 export type { MoveAction } from './mutations/move-codes';
+export { listQueueLocks, listAllLocks, type LockInfo, type LockPage, type LockPageOptions } from './diagnostics/locks';
+export { releaseLock, type ReleaseOutcome } from './diagnostics/release-lock';
+export type { LockFinding, LockFindingCode, LockHolder } from './diagnostics/lock-findings';
+export { createDuplicateScan, DEFAULT_DUPLICATE_STATES, type DuplicateScan, type DuplicateReport, type DuplicateScanOptions } from './diagnostics/duplicates';
+export type { DuplicateGroup } from './diagnostics/duplicate-groups';
+export { deleteTasksById, type DeleteTasksResult } from './diagnostics/delete-tasks';
+export { searchTasks, actOnMatches, type SearchFilter, type SearchOptions, type SearchPage, type ActResult, type ActProgress } from './search';
+export {
+  Server,
+  ServeMux,
+  HandlerNotFoundError,
+  isHandlerNotFound,
+  notFound,
+  SkipRetry,
+  RevokeTask,
+  ErrLeaseExpired,
+  DeadlineExceededError,
+  CanceledError,
+  errorIs,
+  defaultRetryDelay,
+} from './worker';
+export type { ServerConfig, Handler, HandlerFunc, HandlerObject, Middleware, Task, TaskContext, ResultWriter, GroupAggregator } from './worker';
+export { Scheduler, type PeriodicTask } from './worker/scheduler/scheduler';

@@ -70,7 +70,9 @@ async function launch(bin: string, port: number, label: string, extra: string[])
     '--loglevel', 'notice'];
   const [cmd, argv] = withParentDeathSignal(bin, args);
   // Startup errors (bad arguments) go to stderr before the logfile is opened; keep a tail of it.
-  const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group: a terminal's Ctrl-C reaches our process, which then stops Redis in
+  // order (after workers have handed their tasks back), instead of killing Redis first.
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)));
   const exited = new Promise<void>((resolve) => {

@@ -50,6 +50,14 @@ func main() {
 		err = runEnqueueRace(args)
 	case "process":
 		err = runProcess(args)
+	case "serve":
+		err = runServe(args)
+	case "enqueue-many":
+		err = runEnqueueMany(args)
+	case "process-retry":
+		err = runProcessRetry(args)
+	case "diag-scenario":
+		err = runDiagScenario(args)
 	default:
 		usage()
 		os.Exit(2)

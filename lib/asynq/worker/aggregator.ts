@@ -45,6 +45,7 @@ export async function aggregateOnce(redis: Redis, config: ResolvedConfig, aggreg
   }
 }
 
+/** Starts the aggregation loop; null when no aggregator is configured (asynq: no-op). */
 export function startAggregator(redis: Redis, config: ResolvedConfig): Loop | null {
   const aggregator = config.groupAggregator;
   if (!aggregator) return null;

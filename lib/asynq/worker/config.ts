@@ -11,12 +11,14 @@ import type { Task, TaskContext } from './task';
 /** Builds the one task that replaces a group's tasks (asynq's GroupAggregator). */
 export type GroupAggregator = (group: string, tasks: Task[]) => (NewTask & { options?: EnqueueOptions }) | Promise<NewTask & { options?: EnqueueOptions }>;
 
+/** Where the server reports what it cannot throw (Redis errors in loops, handler hooks). */
 export interface Logger {
   info(msg: string): void;
   warn(msg: string): void;
   error(msg: string): void;
 }
 
+/** Settings of a {@link Server}; all optional. */
 export interface ServerConfig {
   /** Tasks processed at once (default 10; asynq defaults to the CPU count). */
   concurrency?: number;
@@ -56,6 +58,7 @@ export interface ServerConfig {
   logger?: Logger;
 }
 
+/** A config with every default applied. */
 export type ResolvedConfig = Required<Omit<ServerConfig, 'groupAggregator' | 'errorHandler'>> &
   Pick<ServerConfig, 'groupAggregator' | 'errorHandler'>;
 

@@ -12,8 +12,10 @@ import { every, type Loop } from './loop';
 import { clearServerState, extendLease, writeServerState } from './rdb/server-state';
 import type { ActiveWorker } from './run-task';
 
+/** The status strings asynq writes into ServerInfo. */
 export type ServerStatus = 'active' | 'stopped' | 'closed';
 
+/** What names a server in Redis: `asynq:servers:{<host>:<pid>:<serverId>}`. */
 export interface Identity {
   host: string;
   pid: number;
@@ -29,6 +31,7 @@ export function currentHost(): string {
   }
 }
 
+/** The heartbeat loop of one server. */
 export class Heartbeat {
   private loop: Loop | null = null;
   private startedAt = new Date(0);

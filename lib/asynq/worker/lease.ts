@@ -5,6 +5,7 @@
  */
 import type { Clock } from '../clock';
 
+/** One task's lease as this server sees it. */
 export class Lease {
   private expiresAtMs: number;
   private onExpired: (() => void) | null = null;

@@ -3,6 +3,7 @@
  * recoverer and aggregator: run, wait the interval, run again; never two runs at once.
  */
 
+/** A running periodic job. */
 export interface Loop {
   /** Stops the timer and resolves after the run in progress, if any, has finished. */
   stop(): Promise<void>;

@@ -14,6 +14,7 @@ import { defaultRetryDelay } from './retry-delay';
 import type { Syncer } from './syncer';
 import type { Task, TaskContext } from './task';
 
+/** What writing an outcome needs. */
 export interface OutcomeDeps {
   redis: Redis;
   config: ResolvedConfig;
@@ -25,6 +26,7 @@ function write(d: OutcomeDeps, lease: Lease, what: string, run: () => Promise<vo
   return d.syncer.attempt(what, lease.expiresAt, run);
 }
 
+/** Writes a success: completed when the task has a retention, else done. */
 export function succeeded(d: OutcomeDeps, lease: Lease, msg: TaskMessage): Promise<void> {
   const now = () => d.config.clock.now();
   if (msg.retention > 0) return write(d, lease, `complete ${msg.id}`, () => markComplete(d.redis, msg, now()));
@@ -42,6 +44,7 @@ function retryDelaySeconds(d: OutcomeDeps, msg: TaskMessage, err: unknown, task:
   return defaultRetryDelay(msg.retried, err, task);
 }
 
+/** Writes a failure after telling the error handler: done, archive or retry by asynq's rules. */
 export function failed(d: OutcomeDeps, lease: Lease, msg: TaskMessage, ctx: TaskContext, task: Task, err: unknown): Promise<void> {
   const { config } = d;
   try {

@@ -15,6 +15,7 @@ import { runTask, type ActiveWorker } from './run-task';
 import type { HandlerObject } from './serve-mux';
 import type { Syncer } from './syncer';
 
+/** The dequeue loop and the set of running attempts of one server. */
 export class Processor {
   private readonly active = new Map<string, ActiveWorker>();
   private readonly running = new Set<Promise<void>>();

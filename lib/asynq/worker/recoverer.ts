@@ -46,6 +46,7 @@ export async function recover(redis: Redis, config: ResolvedConfig): Promise<voi
   }
 }
 
+/** Starts the recovery loop (first pass at once, as asynq does). */
 export function startRecoverer(redis: Redis, config: ResolvedConfig): Loop {
   return every(config.recovererIntervalMs, () => recover(redis, config), (err) => config.logger.error(`recoverer: ${String(err)}`));
 }

@@ -23,6 +23,7 @@ export interface ActiveWorker {
   lease: Lease;
 }
 
+/** What one attempt needs from its processor. */
 export interface RunDeps {
   redis: Redis;
   config: ResolvedConfig;

@@ -8,12 +8,15 @@
 import { goQuote } from '../errors';
 import type { Task, TaskContext } from './task';
 
+/** A handler as a plain function. */
 export type HandlerFunc = (ctx: TaskContext, task: Task) => Promise<void> | void;
+/** A handler as an object, asynq's `Handler` interface. */
 export interface HandlerObject {
   processTask(ctx: TaskContext, task: Task): Promise<void> | void;
 }
 /** A handler fails its task by throwing (or rejecting); returning means success. */
 export type Handler = HandlerFunc | HandlerObject;
+/** Wraps a handler (asynq's MiddlewareFunc); call `next.processTask` to go on. */
 export type Middleware = (next: HandlerObject) => HandlerObject;
 
 /** asynq's ErrHandlerNotFound text, the start of every not-found error. */
@@ -40,13 +43,16 @@ export function notFound(_ctx: TaskContext, task: Task): never {
   throw new HandlerNotFoundError(task.type);
 }
 
+/** asynq's NotFoundHandler: runs for every type no pattern matches. */
 export const notFoundHandler: HandlerObject = { processTask: notFound };
 
+/** Either handler form as an object. */
 export function toHandlerObject(h: Handler): HandlerObject {
   if (typeof h === 'function') return { processTask: h };
   return h;
 }
 
+/** The router; itself a handler, so a server runs it directly. */
 export class ServeMux implements HandlerObject {
   private readonly exact = new Map<string, HandlerObject>();
   /** Longest first; equal lengths cannot both be prefixes of one type unless equal. */

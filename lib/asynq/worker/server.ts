@@ -28,6 +28,7 @@ interface Running {
   loops: { forwarder: Loop; recoverer: Loop; janitor: Loop; aggregator: Loop | null };
 }
 
+/** One task server process: `start(mux)`, later `shutdown()`. */
 export class Server {
   readonly config: ResolvedConfig;
   readonly id: Identity;
@@ -64,7 +65,7 @@ export class Server {
     const heartbeat = new Heartbeat(redis, config, this.id, () => (this.state === 'new' ? 'active' : this.state), () => processor.workers());
     const subscriber = new Subscriber(redis, cancelations, config.logger);
     heartbeat.start();
-    await subscriber.start().catch((err: unknown) => config.logger.error(`cannot subscribe to the cancel channel: ${String(err)}`));
+    await subscriber.start();
     syncer.start();
     const loops = {
       recoverer: startRecoverer(redis, config),

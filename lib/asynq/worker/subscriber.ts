@@ -7,12 +7,21 @@ import type { Redis } from 'ioredis';
 import { CANCEL_CHANNEL } from '../keys';
 import type { Logger } from './config';
 
+/** asynq retries a failed SUBSCRIBE every 5 s. */
+const RETRY_MS = 5000;
+
+/** The cancel-channel subscription of one server. */
 export class Subscriber {
   private conn: Redis | null = null;
+  private retry: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(private readonly redis: Redis, private readonly cancelations: Map<string, () => void>, private readonly logger: Logger) {}
 
-  /** Subscribes; ioredis resubscribes by itself after a reconnect. */
+  /**
+   * Subscribes, retrying every 5 s until it works (ioredis resubscribes by itself after a
+   * later reconnect, but only to channels it once subscribed). Resolves after the first try.
+   */
   async start(): Promise<void> {
     const conn = this.redis.duplicate();
     this.conn = conn;
@@ -20,10 +29,20 @@ export class Subscriber {
     conn.on('message', (channel: string, id: string) => {
       if (channel === CANCEL_CHANNEL) this.cancelations.get(id)?.();
     });
-    await conn.subscribe(CANCEL_CHANNEL);
+    const attempt = async (): Promise<void> => {
+      try {
+        await conn.subscribe(CANCEL_CHANNEL);
+      } catch (err) {
+        this.logger.error(`cannot subscribe to the cancel channel, retrying in 5 s: ${String(err)}`);
+        if (!this.stopped) this.retry = setTimeout(() => void attempt(), RETRY_MS);
+      }
+    };
+    await attempt();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
     const conn = this.conn;
     this.conn = null;
     if (!conn) return;

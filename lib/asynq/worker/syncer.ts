@@ -14,6 +14,7 @@ interface SyncRequest {
   deadline: Date;
 }
 
+/** Pending final writes of tasks, retried until their leases end. */
 export class Syncer {
   private pending: SyncRequest[] = [];
   private loop: Loop | null = null;

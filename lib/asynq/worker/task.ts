@@ -11,6 +11,7 @@ export interface ResultWriter {
   write(data: Uint8Array | string): Promise<number>;
 }
 
+/** The task a handler processes (asynq's `*Task`). */
 export interface Task {
   readonly type: string;
   readonly payload: Uint8Array;
@@ -19,6 +20,7 @@ export interface Task {
   readonly resultWriter?: ResultWriter;
 }
 
+/** What asynq puts in a handler's `context.Context`, plus the signal for its Done channel. */
 export interface TaskContext {
   readonly taskId: string;
   readonly queue: string;

@@ -14,6 +14,7 @@ import { unixSeconds } from './codes';
 /** asynq's aggregationTimeout: a set not deleted within 2 min is reclaimed. */
 const AGGREGATION_TIMEOUT_SECONDS = 120;
 
+/** When a group is ready: asynq's GroupMaxSize, GroupMaxDelay and GroupGracePeriod. */
 export interface GroupLimits {
   /** 0 = no size trigger. */
   maxSize: number;

@@ -11,7 +11,9 @@ export const MAX_INT64 = '9223372036854775807';
 /** asynq's LeaseDuration. */
 export const LEASE_SECONDS = 30;
 
+/** Unix seconds, truncated like Go's `t.Unix()`. */
 export const unixSeconds = (t: Date): number => Math.floor(t.getTime() / 1000);
+/** EXPIREAT of a daily counter first incremented at `now`. */
 export const statsExpiry = (now: Date): number => unixSeconds(now) + STATS_TTL_SECONDS;
 /** Unix nanoseconds as a decimal string (beyond 2^53, so never a JS number). */
 export const unixNanos = (t: Date): string => (BigInt(t.getTime()) * 1_000_000n).toString();

@@ -9,6 +9,7 @@ import { runScript } from '../../scripts';
 import type { TaskMessage } from '../../types';
 import { LEASE_SECONDS, unixSeconds } from './codes';
 
+/** A task taken for processing. */
 export interface Dequeued {
   msg: TaskMessage;
   /** now + 30 s: the lease the dequeue wrote (whole seconds in Redis, exact here). */

@@ -1,0 +1,104 @@
+/**
+ * Go's Inspector (through tests/go `dump`) must list our server, with the fields asynqmon
+ * shows, and its in-flight tasks as active workers — and forget it after a clean shutdown.
+ */
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueTask } from '@/lib/asynq/client/enqueue';
+import { Server, ServeMux } from '@/lib/asynq/worker';
+import { Scheduler } from '@/lib/asynq/worker/scheduler/scheduler';
+import { openTestRedis } from '../../support/test-redis';
+import { stateOf, waitFor } from '../../integration/worker/helpers';
+import type { GoDump } from '../go-harness';
+import { noGo, requireGo, runGo } from './go';
+
+const DB = 43;
+requireGo('Go Inspector lists our server');
+
+describe.skipIf(noGo)('Go Inspector sees our server', () => {
+  let redis: Redis;
+  let server: Server;
+  let scheduler: Scheduler;
+  let entryId = '';
+  const taskIds: string[] = [];
+
+  beforeAll(async () => {
+    redis = await openTestRedis(DB);
+    const mux = new ServeMux().handleFunc('image:resize', (ctx) => new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r())));
+    taskIds.push((await enqueueTask(redis, { type: 'image:resize', payload: Buffer.from('{"id":1}') }, { queue: 'critical', timeoutSeconds: 600 }, new Date())).id);
+    taskIds.push((await enqueueTask(redis, { type: 'image:resize', payload: Buffer.from('{"id":2}') }, { queue: 'low' }, new Date())).id);
+    server = new Server(redis, {
+      concurrency: 5,
+      queues: { critical: 6, default: 3, low: 1 },
+      strictPriority: true,
+      heartbeatIntervalMs: 1000,
+      taskCheckIntervalMs: 100,
+      shutdownTimeoutMs: 500,
+      logger: { info: () => {}, warn: () => {}, error: () => {} },
+    });
+    await server.start(mux);
+    scheduler = new Scheduler(redis, { heartbeatIntervalMs: 1000 });
+    entryId = scheduler.register({ everySeconds: 1, task: { type: 'metrics:rollup', payload: Buffer.from('{}') }, options: { queue: 'default', maxRetry: 2, timeoutSeconds: 90 } });
+    scheduler.start();
+    await waitFor('both active', async () => (await stateOf(redis, 'critical', taskIds[0]!)) === 'active' && (await stateOf(redis, 'low', taskIds[1]!)) === 'active');
+  }, 60_000);
+
+  afterAll(async () => {
+    await scheduler?.shutdown();
+    await server?.shutdown();
+    await redis?.quit();
+  });
+
+  it('lists the server with its configuration and both active workers', async () => {
+    const dump = await waitFor('workers in Go dump', async () => {
+      const d = JSON.parse(await runGo('dump', DB)) as GoDump;
+      const s = d.servers.find((x) => x.id === server.id.serverId);
+      return s && s.workers.length === 2 ? s : null;
+    }, 15_000);
+    expect(dump).toMatchObject({
+      host: server.id.host,
+      pid: process.pid,
+      concurrency: 5,
+      queues: { critical: 6, default: 3, low: 1 },
+      strictPriority: true,
+      status: 'active',
+    });
+    expect(Math.abs(dump.startedAt - Date.now() / 1000)).toBeLessThan(60);
+    const workers = [...dump.workers].sort((a, b) => a.queue.localeCompare(b.queue));
+    expect(workers.map((w) => [w.taskId, w.taskType, w.queue, Buffer.from(w.payloadBase64 ?? '', 'base64').toString()])).toEqual([
+      [taskIds[0], 'image:resize', 'critical', '{"id":1}'],
+      [taskIds[1], 'image:resize', 'low', '{"id":2}'],
+    ]);
+    const critical = workers[0]!;
+    expect(critical.deadline - critical.startedAt).toBeGreaterThanOrEqual(599);
+    expect(critical.deadline - critical.startedAt).toBeLessThanOrEqual(600);
+    console.log(`Go Inspector: server ${dump.id} status=${dump.status} workers=${dump.workers.map((w) => `${w.queue}/${w.taskId}`).join(', ')}`);
+  });
+
+  it('shows the tasks as active (not orphaned) in Go’s task listing', async () => {
+    const d = JSON.parse(await runGo('dump', DB)) as GoDump;
+    expect(d.tasks.critical?.active.map((t) => [t.id, t.isOrphaned])).toEqual([[taskIds[0], false]]);
+  });
+
+  it('lists our scheduler entry, with its options parsed by Go, and its enqueue events', async () => {
+    const d = await waitFor('scheduler events in Go dump', async () => {
+      const dump = JSON.parse(await runGo('dump', DB)) as GoDump;
+      return (dump.schedulerEvents[entryId]?.length ?? 0) >= 2 ? dump : null;
+    }, 15_000);
+    const entry = d.schedulerEntries.find((e) => e.id === entryId);
+    expect(entry).toMatchObject({ spec: '@every 1s', taskType: 'metrics:rollup', options: ['MaxRetry(2)', 'Queue("default")', 'Timeout(1m30s)'] });
+    expect(Buffer.from(entry!.payloadBase64 ?? '', 'base64').toString()).toBe('{}');
+    expect(entry!.prevEnqueueAt).toBeGreaterThan(0);
+    const events = d.schedulerEvents[entryId]!;
+    expect(events[0]!.enqueuedAt).toBeGreaterThanOrEqual(events[1]!.enqueuedAt); // newest first
+    expect(d.taskInfo.default?.[events[0]!.taskId]?.type).toBe('metrics:rollup');
+  });
+
+  it('drops the server after shutdown', async () => {
+    await server.shutdown();
+    const d = JSON.parse(await runGo('dump', DB)) as GoDump;
+    expect(d.servers.find((x) => x.id === server.id.serverId)).toBeUndefined();
+    // Requeued by the shutdown (the handlers only return on abort).
+    expect(await stateOf(redis, 'critical', taskIds[0]!)).toBe('pending');
+  });
+});
