@@ -1,0 +1,75 @@
+import 'server-only';
+import { connection } from 'next/server';
+import type { HistoryDto, QueueStatsDto } from '@/lib/contract/queues';
+import type { HealthDto } from '@/lib/contract/servers';
+import { toErrorResponse } from '@/lib/server/errors';
+import { getHistory, listQueues } from '@/lib/server/services/queues';
+import { getHealth } from '@/lib/server/services/servers';
+
+/**
+ * What the server-rendered parts (the shell and the overview) read, through the same services
+ * the API routes use. Server components never fetch our own /api.
+ */
+
+export interface LoadError {
+  code: string;
+  message: string;
+}
+
+export type Loaded<T> = { ok: true; data: T } | { ok: false; error: LoadError };
+
+/** The API's own error mapping, so a page says exactly what /api would (`redis_unavailable` …). */
+async function toLoadError(err: unknown): Promise<LoadError> {
+  const body = (await toErrorResponse(err).json()) as { error: LoadError };
+  return { code: body.error.code, message: body.error.message };
+}
+
+async function attempt<T>(read: () => Promise<T>): Promise<Loaded<T>> {
+  try {
+    return { ok: true, data: await read() };
+  } catch (err) {
+    return { ok: false, error: await toLoadError(err) };
+  }
+}
+
+/** Every queue's stats: the snapshot the API shares between all viewers (2 round trips). */
+export async function loadQueues(): Promise<Loaded<QueueStatsDto[]>> {
+  await connection(); // request time only: never at build, when there is no Redis
+  return attempt(async () => (await listQueues()).queues);
+}
+
+/**
+ * A minute-long memo for reads that change slowly but would otherwise run on every refresh of
+ * every open tab: the Redis version (INFO server) and past days' counters. Failures are not kept.
+ */
+function memo<T>(ttlMs: number) {
+  const entries = new Map<string, { at: number; value: Promise<T> }>();
+  return (key: string, read: () => Promise<T>): Promise<T> => {
+    const hit = entries.get(key);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
+    const value = read();
+    value.catch(() => entries.delete(key));
+    if (entries.size > 1000) entries.clear();
+    entries.set(key, { at: Date.now(), value });
+    return value;
+  };
+}
+
+const healthMemo = memo<HealthDto>(60_000);
+const historyMemo = memo<HistoryDto>(60_000);
+
+/** Version and read-only mode; null while Redis cannot be reached. */
+export async function loadHealth(): Promise<HealthDto | null> {
+  await connection();
+  const r = await attempt(() => healthMemo('health', getHealth));
+  return r.ok ? r.data : null;
+}
+
+/**
+ * Daily counters of `queues`, summed per date. Past days cannot change, so they are memoised
+ * for a minute; today's figures come from the live stats instead (see combineHistory).
+ */
+export async function loadHistory(queues: string[], days: number): Promise<Loaded<HistoryDto[]>> {
+  await connection();
+  return attempt(() => Promise.all(queues.map((q) => historyMemo(`${q}\n${days}`, () => getHistory(q, days)))));
+}

@@ -1,0 +1,10 @@
+import { queueParams } from '@/lib/contract/common';
+import { resolveDuplicatesBody } from '@/lib/contract/diagnostics';
+import { route } from '@/lib/server/http';
+import { resolveDuplicates } from '@/lib/server/services/diagnostics';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = route({ params: queueParams, body: resolveDuplicatesBody, mutates: true }, ({ params, body }) =>
+  resolveDuplicates(params.qname, body.taskIds),
+);

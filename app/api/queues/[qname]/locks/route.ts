@@ -1,0 +1,14 @@
+import { queueParams } from '@/lib/contract/common';
+import { lockListQuery, lockReleaseQuery } from '@/lib/contract/diagnostics';
+import { route } from '@/lib/server/http';
+import { listLocks, releaseQueueLock } from '@/lib/server/services/diagnostics';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route({ params: queueParams, query: lockListQuery }, ({ params, query }) =>
+  listLocks(params.qname, query.cursor),
+);
+
+export const DELETE = route({ params: queueParams, query: lockReleaseQuery, mutates: true }, ({ params, query }) =>
+  releaseQueueLock(params.qname, query.key, query.holder),
+);

@@ -1,0 +1,25 @@
+import { Badge } from '@/components/ui/badge';
+import type { HealthDto } from '@/lib/contract/servers';
+import { cn } from '@/lib/utils';
+import { PollStatus } from './poll-status';
+
+/** Redis version and reachability, the poll interval and read-only mode, at a glance. */
+export function SidebarStatus({ health, failing }: { health: HealthDto | null; failing: boolean }) {
+  return (
+    <div className="mt-auto hidden flex-col gap-1.5 border-t border-line px-4 py-3 text-[11px] text-muted md:flex">
+      <div className="flex items-center gap-1.5">
+        <span className={cn('size-1.5 rounded-full', failing ? 'bg-danger' : 'bg-success')} />
+        {failing ? 'Redis unreachable' : `Redis ${health?.redisVersion ?? ''}`}
+        {health?.readOnly && (
+          <Badge tone="amber" className="ml-auto">
+            read-only
+          </Badge>
+        )}
+      </div>
+      <div>
+        <PollStatus />
+        {health && <span className="text-subtle"> · v{health.version}</span>}
+      </div>
+    </div>
+  );
+}

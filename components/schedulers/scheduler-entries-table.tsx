@@ -1,0 +1,66 @@
+'use client';
+
+import { RelativeTime } from '@/components/common/relative-time';
+import { Badge } from '@/components/ui/badge';
+import { Table, TBody, TD, TH, THead } from '@/components/ui/table';
+import type { SchedulerListDto } from '@/lib/contract/servers';
+import { cn, formatBytes, preview } from '@/lib/utils';
+
+type Entry = SchedulerListDto['entries'][number];
+
+/** Periodic tasks: spec, what they enqueue and when. Picking one shows its enqueue history. */
+export function SchedulerEntriesTable({ entries, selected, onSelect }: { entries: Entry[]; selected: string | undefined; onSelect: (id: string) => void }) {
+  return (
+    <Table aria-label="Scheduler entries">
+      <THead>
+        <tr>
+          <TH>Spec</TH>
+          <TH>Task type</TH>
+          <TH>Payload</TH>
+          <TH>Options</TH>
+          <TH>Next</TH>
+          <TH>Previous</TH>
+          <TH>Entry ID</TH>
+        </tr>
+      </THead>
+      <TBody>
+        {entries.map((e) => (
+          <tr
+            key={e.id}
+            onClick={() => onSelect(e.id)}
+            aria-selected={selected === e.id}
+            className={cn('cursor-pointer border-b border-line last:border-b-0', selected === e.id ? 'bg-selected' : 'hover:bg-hover')}
+          >
+            <TD className="font-mono text-xs whitespace-nowrap">{e.spec}</TD>
+            <TD className="font-medium">
+              <button type="button" className="hover:underline" onClick={() => onSelect(e.id)}>
+                {e.taskType}
+              </button>
+            </TD>
+            <TD className="max-w-64 truncate font-mono text-xs text-muted">
+              {e.payloadEncoding === 'base64' ? `binary · ${formatBytes(Math.floor((e.payload.length * 3) / 4))}` : preview(e.payload, 70) || <span className="text-subtle">empty</span>}
+            </TD>
+            <TD>
+              <div className="flex flex-wrap gap-1">
+                {e.options.map((o) => (
+                  <Badge key={o} className="font-mono">
+                    {o}
+                  </Badge>
+                ))}
+              </div>
+            </TD>
+            <TD className="whitespace-nowrap">
+              <RelativeTime iso={e.nextEnqueueAt} />
+            </TD>
+            <TD className="whitespace-nowrap text-muted">
+              <RelativeTime iso={e.prevEnqueueAt} />
+            </TD>
+            <TD className="max-w-40 truncate font-mono text-xs text-muted" title={e.id}>
+              {e.id}
+            </TD>
+          </tr>
+        ))}
+      </TBody>
+    </Table>
+  );
+}

@@ -1,0 +1,99 @@
+'use client';
+
+import { Fragment } from 'react';
+import { RelativeTime } from '@/components/common/relative-time';
+import { Badge } from '@/components/ui/badge';
+import { Icon } from '@/components/ui/icons';
+import { Table, TBody, TD, TH, THead } from '@/components/ui/table';
+import type { ServerListDto } from '@/lib/contract/servers';
+import { cn } from '@/lib/utils';
+import { WorkersTable } from './workers-table';
+
+type Server = ServerListDto['servers'][number];
+
+function Utilisation({ active, concurrency }: { active: number; concurrency: number }) {
+  const pct = concurrency > 0 ? Math.min(100, (active / concurrency) * 100) : 0;
+  return (
+    <div className="flex items-center gap-2">
+      <div className="h-1.5 w-20 overflow-hidden rounded-full bg-hover">
+        <div className="h-full rounded-full bg-accent" style={{ width: `${pct}%` }} />
+      </div>
+      <span className="tabular text-xs text-muted">
+        {active} / {concurrency}
+      </span>
+    </div>
+  );
+}
+
+function Queues({ s }: { s: Server }) {
+  const entries = Object.entries(s.queues).sort(([, a], [, b]) => b - a);
+  return (
+    <div className="flex flex-wrap gap-1">
+      {entries.map(([q, p]) => (
+        <Badge key={q} title={`priority ${p}`}>
+          {q}
+          <span className="text-subtle">{p}</span>
+        </Badge>
+      ))}
+      {s.strictPriority && <Badge tone="violet">strict</Badge>}
+    </div>
+  );
+}
+
+/** Servers with their utilisation; a row opens to show the tasks its workers are running. */
+export function ServersTable({ servers, open, onToggle }: { servers: Server[]; open: string | undefined; onToggle: (id: string) => void }) {
+  return (
+    <Table aria-label="Servers">
+      <THead>
+        <tr>
+          <TH className="w-6" />
+          <TH>Host</TH>
+          <TH>PID</TH>
+          <TH>Status</TH>
+          <TH>Workers</TH>
+          <TH>Queues (priority)</TH>
+          <TH>Started</TH>
+          <TH>Server ID</TH>
+        </tr>
+      </THead>
+      <TBody>
+        {servers.map((s) => {
+          const expanded = open === s.id;
+          return (
+            <Fragment key={s.id}>
+              <tr className={cn('cursor-pointer border-b border-line hover:bg-hover', expanded && 'bg-bg-subtle')} onClick={() => onToggle(s.id)} aria-expanded={expanded}>
+                <TD className="pr-0 text-subtle">
+                  <Icon name={expanded ? 'chevronDown' : 'chevronRight'} size={12} />
+                </TD>
+                <TD className="font-medium">{s.host}</TD>
+                <TD className="tabular">{s.pid}</TD>
+                <TD>
+                  <Badge tone={s.status === 'active' ? 'green' : s.status === 'stopped' ? 'amber' : 'neutral'}>{s.status}</Badge>
+                </TD>
+                <TD>
+                  <Utilisation active={s.workers.length} concurrency={s.concurrency} />
+                </TD>
+                <TD>
+                  <Queues s={s} />
+                </TD>
+                <TD className="whitespace-nowrap text-muted">
+                  <RelativeTime iso={s.startedAt} />
+                </TD>
+                <TD className="max-w-40 truncate font-mono text-xs text-muted" title={s.id}>
+                  {s.id}
+                </TD>
+              </tr>
+              {expanded && (
+                <tr className="border-b border-line bg-bg-subtle">
+                  <td colSpan={8} className="px-3 pb-3">
+                    <WorkersTable workers={s.workers} />
+                  </td>
+                </tr>
+              )}
+            </Fragment>
+          );
+        })}
+      </TBody>
+    </Table>
+  );
+}

@@ -1,0 +1,45 @@
+'use client';
+
+import { Link } from '@/components/ui/link';
+import { RelativeTime } from '@/components/common/relative-time';
+import { Badge } from '@/components/ui/badge';
+import { Panel } from '@/components/ui/panel';
+import type { TaskDto } from '@/lib/contract/tasks';
+import { paths } from '@/lib/paths';
+import { formatDuration, formatTimestamp } from '@/lib/utils';
+import { StateBadge } from '@/components/tasks/state-badge';
+import { FieldList } from './field-list';
+
+const none = <span className="text-subtle">—</span>;
+
+function When({ iso }: { iso: string | null }) {
+  if (!iso) return none;
+  return (
+    <span>
+      {formatTimestamp(iso)} <span className="text-muted">(<RelativeTime iso={iso} />)</span>
+    </span>
+  );
+}
+
+/** Where the task is and what happened to it: state, retries, last failure, timing. */
+export function TaskFields({ task }: { task: TaskDto }) {
+  return (
+    <Panel title="Details">
+      <FieldList
+        fields={[
+          ['State', <span key="s" className="flex items-center gap-1.5"><StateBadge state={task.state} />{task.isOrphaned && <Badge tone="red">orphaned: lease expired</Badge>}</span>],
+          ['Queue', <Link key="q" href={paths.queue(task.queue, { state: task.state })} className="text-accent hover:underline">{task.queue}</Link>],
+          ['Group', task.group ?? none],
+          ['Retried', <span key="r" className="tabular">{task.retried} of {task.maxRetry}</span>],
+          ['Last error', task.lastError ? <span key="e" className="font-mono text-xs break-all whitespace-pre-wrap text-danger">{task.lastError}</span> : none],
+          ['Last failed', <When key="lf" iso={task.lastFailedAt} />],
+          ['Next attempt', task.state === 'pending' ? <span key="n">ready: waiting for a worker</span> : task.state === 'active' ? <span key="n">running now</span> : <When key="n" iso={task.nextProcessAt} />],
+          ['Timeout', task.timeoutSeconds > 0 ? formatDuration(task.timeoutSeconds) : none],
+          ['Deadline', <When key="d" iso={task.deadline} />],
+          ['Completed', <When key="c" iso={task.completedAt} />],
+          ['Retention', task.retentionSeconds > 0 ? formatDuration(task.retentionSeconds) : none],
+        ]}
+      />
+    </Panel>
+  );
+}

@@ -1,0 +1,33 @@
+'use client';
+
+import { Button } from '@/components/ui/button';
+import { Icon, type IconName } from '@/components/ui/icons';
+import type { TaskAction } from '@/lib/query/task-mutations';
+import { ACTION_LABEL } from './task-actions';
+
+const ICON: Record<TaskAction, IconName> = { run: 'play', archive: 'archive', delete: 'trash', cancel: 'stop' };
+
+/** Icon buttons for one row's allowed actions. */
+export function TaskRowActions({ actions, onAction, disabled }: { actions: TaskAction[]; onAction: (a: TaskAction) => void; disabled?: boolean }) {
+  return (
+    <div className="flex justify-end gap-0.5 opacity-60 group-hover:opacity-100 group-focus-within:opacity-100">
+      {actions.map((a) => (
+        <Button
+          key={a}
+          size="sm"
+          variant="ghost"
+          className="w-7 px-0"
+          disabled={disabled}
+          aria-label={`${ACTION_LABEL[a].verb} task`}
+          title={ACTION_LABEL[a].verb}
+          onClick={(e) => {
+            e.stopPropagation();
+            onAction(a);
+          }}
+        >
+          <Icon name={ICON[a]} size={13} />
+        </Button>
+      ))}
+    </div>
+  );
+}

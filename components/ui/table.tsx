@@ -1,0 +1,39 @@
+import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import { cn } from '@/lib/utils';
+
+/** Dense data table primitives; the wrapper scrolls sideways on narrow screens. */
+export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
+  return (
+    <div className="overflow-x-auto">
+      <table className={cn('w-full border-collapse text-left text-[13px]', className)} {...props} />
+    </div>
+  );
+}
+
+export function THead(props: HTMLAttributes<HTMLTableSectionElement>) {
+  return <thead {...props} />;
+}
+
+export function TBody(props: HTMLAttributes<HTMLTableSectionElement>) {
+  return <tbody {...props} />;
+}
+
+export function TR({ className, ...props }: HTMLAttributes<HTMLTableRowElement>) {
+  return <tr className={cn('border-b border-line last:border-b-0', className)} {...props} />;
+}
+
+export function TH({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return (
+    <th
+      className={cn(
+        'h-8 border-b border-line bg-bg-subtle px-3 text-[11px] font-medium tracking-wide whitespace-nowrap text-muted uppercase',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
+export function TD({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={cn('h-9 px-3 align-middle', className)} {...props} />;
+}

@@ -1,0 +1,63 @@
+/**
+ * Every href and API URL the client builds. Queue names and task IDs are arbitrary strings
+ * (`work:main`, `low priority`, `a/b`, `очередь-日本`), so each one is percent-encoded as a
+ * single path segment here and nowhere else; Next hands it back decoded exactly once.
+ */
+const seg = encodeURIComponent;
+
+type Query = Record<string, string | number | boolean | null | undefined>;
+
+/** `?a=1&b=x` from the defined, non-empty entries; '' when none. */
+export function withQuery(path: string, query: Query = {}): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v !== undefined && v !== null && v !== '' && v !== false) sp.set(k, String(v));
+  }
+  const s = sp.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+export const paths = {
+  overview: () => '/',
+  queue: (qname: string, query?: Query) => withQuery(`/queues/${seg(qname)}`, query),
+  task: (qname: string, taskId: string) => `/queues/${seg(qname)}/tasks/${seg(taskId)}`,
+  servers: () => '/servers',
+  schedulers: (query?: Query) => withQuery('/schedulers', query),
+  redis: () => '/redis',
+  settings: () => '/settings',
+};
+
+export const apiPaths = {
+  health: () => '/api/health',
+  queues: () => '/api/queues',
+  queue: (qname: string, query?: Query) => withQuery(`/api/queues/${seg(qname)}`, query),
+  history: (qname: string, days: number) => withQuery(`/api/queues/${seg(qname)}/history`, { days }),
+  groups: (qname: string) => `/api/queues/${seg(qname)}/groups`,
+  tasks: (qname: string, query: Query) => withQuery(`/api/queues/${seg(qname)}/tasks`, query),
+  task: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}`,
+  taskPayload: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}/payload`,
+  taskAction: (qname: string, taskId: string, action: 'run' | 'archive' | 'cancel') =>
+    `/api/queues/${seg(qname)}/tasks/${seg(taskId)}/${action}`,
+  bulk: (qname: string) => `/api/queues/${seg(qname)}/bulk`,
+  pause: (qname: string) => `/api/queues/${seg(qname)}/pause`,
+  resume: (qname: string) => `/api/queues/${seg(qname)}/resume`,
+  servers: () => '/api/servers',
+  schedulers: () => '/api/schedulers',
+  schedulerEvents: (entryId: string, page: number, size: number) =>
+    withQuery(`/api/schedulers/${seg(entryId)}/events`, { page, size }),
+  redis: () => '/api/redis',
+};
+
+/**
+ * A dynamic segment as the page received it → the name it stands for. Next 16 hands pages their
+ * params still percent-encoded (`/queues/work:main` arrives as `work%3Amain`, on full loads and
+ * client navigations alike; route handlers get them decoded), so pages decode exactly once
+ * here. A malformed escape (`%zz`) cannot come from our own links and is kept as typed.
+ */
+export function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

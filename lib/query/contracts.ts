@@ -1,0 +1,34 @@
+/**
+ * The response schemas of lib/contract, each behind a dynamic import.
+ *
+ * Why not import them directly: lib/contract is built on zod's classic API, about 33 KB of
+ * gzipped JavaScript, which alone would take a fifth of the overview's 150 KB budget (React and
+ * Next already take 130). So the browser bundle holds only the *types* (`import type`), and
+ * the schemas load only where they run: in development, where every response is parsed (see
+ * fetcher.ts), and in the e2e suite, which parses every API response Chromium receives against
+ * these same schemas (tests/e2e/support/contract-check.ts). Server and client ship from one
+ * build, so in production the shapes cannot drift apart between the two.
+ */
+import type { z } from 'zod';
+
+export type SchemaLoader<S extends z.ZodType = z.ZodType> = () => Promise<S>;
+
+const queues = () => import('@/lib/contract/queues');
+const tasks = () => import('@/lib/contract/tasks');
+const servers = () => import('@/lib/contract/servers');
+const mutations = () => import('@/lib/contract/mutations');
+
+export const contracts = {
+  health: () => servers().then((m) => m.healthSchema),
+  queueList: () => queues().then((m) => m.queueListSchema),
+  queueStats: () => queues().then((m) => m.queueStatsSchema),
+  history: () => queues().then((m) => m.historySchema),
+  groups: () => queues().then((m) => m.groupListSchema),
+  taskList: () => tasks().then((m) => m.taskListSchema),
+  task: () => tasks().then((m) => m.taskSchema),
+  servers: () => servers().then((m) => m.serverListSchema),
+  schedulers: () => servers().then((m) => m.schedulerListSchema),
+  schedulerEvents: () => servers().then((m) => m.schedulerEventsSchema),
+  redis: () => servers().then((m) => m.redisInfoSchema),
+  bulkResult: () => mutations().then((m) => m.bulkResultSchema),
+};

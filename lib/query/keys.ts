@@ -1,0 +1,40 @@
+/**
+ * Every query key, from one factory. Keys are hierarchical and start with the resource, so a
+ * mutation invalidates by prefix (`queryKeys.tasks.queue(q)` covers that queue's lists and
+ * details). Components never build a key by hand: they spread a `*Query()` options object.
+ */
+import type { TaskStateDto } from '@/lib/contract/tasks';
+
+export interface TaskPageParams {
+  state: TaskStateDto;
+  page: number;
+  size: number;
+  group?: string | undefined;
+}
+
+export const queryKeys = {
+  health: ['health'] as const,
+  queues: {
+    all: ['queues'] as const,
+    detail: (qname: string) => [...queryKeys.queues.all, 'detail', qname] as const,
+    history: (qname: string, days: number) => [...queryKeys.queues.all, 'history', qname, { days }] as const,
+    groups: (qname: string) => [...queryKeys.queues.all, 'groups', qname] as const,
+  },
+  tasks: {
+    all: ['tasks'] as const,
+    queue: (qname: string) => [...queryKeys.tasks.all, qname] as const,
+    lists: (qname: string) => [...queryKeys.tasks.queue(qname), 'list'] as const,
+    list: (qname: string, p: TaskPageParams) =>
+      [...queryKeys.tasks.lists(qname), p.state, { page: p.page, size: p.size, group: p.group ?? null }] as const,
+    detail: (qname: string, taskId: string) => [...queryKeys.tasks.queue(qname), 'detail', taskId] as const,
+    payload: (qname: string, taskId: string) => [...queryKeys.tasks.queue(qname), 'payload', taskId] as const,
+  },
+  servers: { all: ['servers'] as const },
+  schedulers: {
+    all: ['schedulers'] as const,
+    list: () => [...queryKeys.schedulers.all, 'list'] as const,
+    events: (entryId: string, page: number, size: number) =>
+      [...queryKeys.schedulers.all, 'events', entryId, { page, size }] as const,
+  },
+  redis: { info: ['redis', 'info'] as const },
+};

@@ -1,0 +1,84 @@
+/**
+ * Small formatting helpers shared by every view. Pure functions, no React.
+ */
+import { clsx, type ClassValue } from 'clsx';
+
+export function cn(...inputs: ClassValue[]): string {
+  return clsx(inputs);
+}
+
+const nf = new Intl.NumberFormat('en-US');
+
+export function formatNumber(n: number): string {
+  return nf.format(n);
+}
+
+/** 1234 → "1.2k", 2_500_000 → "2.5M": for dense cells where exact digits add noise. */
+export function formatCompact(n: number): string {
+  if (Math.abs(n) < 10_000) return nf.format(n);
+  return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+}
+
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes == null) return '—';
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+/** Seconds → "45s", "12m 3s", "5h 2m", "3d 4h". Negative durations are shown as their size. */
+export function formatDuration(seconds: number): string {
+  let s = Math.abs(Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  const d = Math.floor(s / 86_400);
+  s -= d * 86_400;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  if (d > 0) return h > 0 ? `${d}d ${h}h` : `${d}d`;
+  if (h > 0) return m > 0 ? `${h}h ${m}m` : `${h}h`;
+  return s > 0 ? `${m}m ${s}s` : `${m}m`;
+}
+
+/** An ISO time relative to `now`: "in 5m", "3h ago". */
+export function formatRelative(iso: string | null, now = Date.now()): string {
+  if (!iso) return '—';
+  const diff = (Date.parse(iso) - now) / 1000;
+  if (Math.abs(diff) < 1) return 'now';
+  return diff > 0 ? `in ${formatDuration(diff)}` : `${formatDuration(diff)} ago`;
+}
+
+/** An ISO time as "2026-11-30 03:10:16 UTC": unambiguous for people comparing logs. */
+export function formatTimestamp(iso: string | null): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+export function formatPercent(ratio: number): string {
+  if (!Number.isFinite(ratio)) return '—';
+  const p = ratio * 100;
+  if (p === 0) return '0%';
+  if (p < 0.1) return '<0.1%';
+  return `${p < 10 ? p.toFixed(1) : Math.round(p)}%`;
+}
+
+/** Failed ÷ processed for a day's counters; null when nothing ran. */
+export function errorRate(processed: number, failed: number): number | null {
+  return processed > 0 ? failed / processed : null;
+}
+
+/** The first `max` characters of untrusted text on one line, for table cells. */
+export function preview(text: string, max = 120): string {
+  const oneLine = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const flat = oneLine.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -1,0 +1,61 @@
+/**
+ * Runs the production build (`next start`) on a free port against the private Redis.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const a = probe.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface AppServer {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export async function startApp(redisUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
+  if (!existsSync(join(root, '.next', 'BUILD_ID'))) {
+    throw new Error('No production build in .next: run `npm run build` first (scripts/test.sh does).');
+  }
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: root,
+    env: { ...process.env, ...env, REDIS_URL: redisUrl, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-4000)));
+  child.stderr?.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${log}`);
+    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`next start did not answer within 30 s:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Parses every API response the browser receives with the contract's zod schemas. The
+ * production bundle does not (zod would cost the overview a fifth of its JavaScript budget, see
+ * lib/query/contracts.ts), so this is where a drift between routes and UI types is caught.
+ */
+import type { Page, Response } from 'playwright-core';
+import type { z } from 'zod';
+import { errorBodySchema } from '../../../lib/contract/common';
+import { bulkResultSchema } from '../../../lib/contract/mutations';
+import { groupListSchema, historySchema, queueListSchema, queueStatsSchema } from '../../../lib/contract/queues';
+import { healthSchema, redisInfoSchema, schedulerEventsSchema, schedulerListSchema, serverListSchema } from '../../../lib/contract/servers';
+import { taskListSchema, taskSchema } from '../../../lib/contract/tasks';
+
+type Rule = [method: string, pattern: RegExp, schema: z.ZodType];
+
+const SEG = '[^/]+';
+const RULES: Rule[] = [
+  ['GET', /^\/api\/health$/, healthSchema],
+  ['GET', /^\/api\/queues$/, queueListSchema],
+  ['GET', new RegExp(`^/api/queues/${SEG}$`), queueStatsSchema],
+  ['GET', new RegExp(`^/api/queues/${SEG}/history$`), historySchema],
+  ['GET', new RegExp(`^/api/queues/${SEG}/groups$`), groupListSchema],
+  ['GET', new RegExp(`^/api/queues/${SEG}/tasks$`), taskListSchema],
+  ['GET', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}$`), taskSchema],
+  ['POST', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}/(run|archive)$`), taskSchema],
+  ['POST', new RegExp(`^/api/queues/${SEG}/(pause|resume)$`), queueStatsSchema],
+  ['POST', new RegExp(`^/api/queues/${SEG}/bulk$`), bulkResultSchema],
+  ['GET', /^\/api\/servers$/, serverListSchema],
+  ['GET', /^\/api\/schedulers$/, schedulerListSchema],
+  ['GET', new RegExp(`^/api/schedulers/${SEG}/events$`), schedulerEventsSchema],
+  ['GET', /^\/api\/redis$/, redisInfoSchema],
+];
+
+async function check(res: Response): Promise<string | null> {
+  const url = new URL(res.url());
+  if (!url.pathname.startsWith('/api/') || res.status() === 204) return null;
+  if (!(res.headers()['content-type'] ?? '').includes('application/json')) return null;
+  const method = res.request().method();
+  const body: unknown = await res.json().catch(() => undefined);
+  if (body === undefined) return null;
+  const schema = res.ok() ? RULES.find(([m, p]) => m === method && p.test(url.pathname))?.[2] : errorBodySchema;
+  if (!schema) return `${method} ${url.pathname}: no contract rule for this response`;
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  return `${method} ${url.pathname} (${res.status()}): ${issue?.path.join('.')} ${issue?.message}`;
+}
+
+/** Starts checking `page`'s API responses; violations are pushed to `out`. */
+export function watchContract(page: Page, out: string[]): void {
+  page.on('response', (res) => {
+    void check(res).then(
+      (problem) => problem && out.push(problem),
+      () => {},
+    );
+  });
+}
