@@ -47,6 +47,8 @@ export const taskSchema = z.object({
   deadline: isoTime,
   group: z.string().nullable(),
   nextProcessAt: isoTime,
+  /** When a pending task became pending (asynq's pending_since); null when unknown. */
+  pendingSince: isoTime,
   completedAt: isoTime,
   retentionSeconds: z.number(),
   result: z.string().nullable(),

@@ -37,6 +37,12 @@ export function encodeBytes(bytes: Uint8Array, limit = Infinity): { text: string
 const iso = (d: Date | null): string | null => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
 const isoSec = (s: number): string | null => (s > 0 ? iso(new Date(s * 1000)) : null);
 
+/** asynq's pending_since (Unix nanoseconds, past 2^53) → ISO time with milliseconds. */
+function nsToIso(ns: string | null): string | null {
+  if (ns === null || !/^\d+$/.test(ns) || ns === '0') return null;
+  return new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
+}
+
 export function toQueueStatsDto(s: QueueStats): QueueStatsDto {
   const { latencyMs, pausedSince, timestamp, ...rest } = s;
   return {
@@ -69,6 +75,7 @@ export function toTaskDto(t: TaskInfo, payloadLimit: number): TaskDto {
     deadline: isoSec(m?.deadline ?? 0),
     group: m?.groupKey || null,
     nextProcessAt: iso(t.nextProcessAt),
+    pendingSince: nsToIso(t.pendingSince),
     completedAt: isoSec(m?.completedAt ?? 0),
     retentionSeconds: m?.retention ?? 0,
     result: result?.text ?? null,

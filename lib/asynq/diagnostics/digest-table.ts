@@ -4,6 +4,10 @@
  * distinct payloads fit in well under 100 MB.
  */
 
+/** Four chars of a 'binary' string as a little-endian 32-bit word. */
+const word = (s: string, i: number): number =>
+  (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 8) | (s.charCodeAt(i + 2) << 16) | (s.charCodeAt(i + 3) << 24)) >>> 0;
+
 /** A copy of `a` in a new array of length `n`. */
 const widen = <T extends Uint32Array | Uint16Array | Int32Array | Uint8Array>(a: T, n: number, make: (n: number) => T): T => {
   const b = make(n);
@@ -109,12 +113,15 @@ export class DigestTable {
     this.near = new Int32Array(initial);
   }
 
-  /** The slot of (typeIdx, md5), created with count 0 when new; `isNew` says which. */
-  slot(typeIdx: number, md5: Buffer): { slot: number; isNew: boolean } {
-    const a = md5.readUInt32LE(0);
-    const b = md5.readUInt32LE(4);
-    const c = md5.readUInt32LE(8);
-    const d = md5.readUInt32LE(12);
+  /**
+   * The slot of (typeIdx, md5), created with count 0 when new; `isNew` says which. `md5` is the
+   * 16-byte digest as a one-byte-per-char ('binary') string, the cheapest form Node hands out.
+   */
+  slot(typeIdx: number, md5: string): { slot: number; isNew: boolean } {
+    const a = word(md5, 0);
+    const b = word(md5, 4);
+    const c = word(md5, 8);
+    const d = word(md5, 12);
     const mask = this.index.length - 1;
     const k = this.keys;
     let h = (a ^ Math.imul(typeIdx + 1, 0x9e3779b1)) & mask;

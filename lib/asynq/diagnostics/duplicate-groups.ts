@@ -78,7 +78,7 @@ export class DuplicateGrouper {
       this.typeNames.push(type.toString('utf8'));
     }
     const t = this.table;
-    const { slot, isNew } = t.slot(typeIdx, hash('md5', payload, 'buffer'));
+    const { slot, isNew } = t.slot(typeIdx, hash('md5', payload, 'binary'));
     const count = ++t.count[slot]!;
     if (t.samples[slot]! < this.samples) {
       t.head[slot] = this.lists.push(t.head[slot]!, id, stateIdx);

@@ -1,12 +1,15 @@
 /**
- * Streams the tasks of chosen states of a queue through the duplicate grouper: IDs a batch at
- * a time (LRANGE / ZRANGE by rank), then their msgs in one pipeline, while the previous batch
- * is being grouped. Every Redis call is short (≤ 1,000 IDs), so workers are served between
+ * Streams the tasks of chosen states of a queue through the duplicate grouper: a slice of IDs
+ * with their msgs per call (SORT_RO ... GET), the next slice fetched while the previous one is
+ * grouped. Every call is short (≤ 500 tasks, about 0.5 ms), so workers are served between
  * them; the scan stops when its signal is aborted.
  */
 import type { Redis } from 'ioredis';
+import { queueNotFound } from '../errors';
 import * as k from '../keys';
 import type { TaskState } from '../states';
+import { asArray } from '../reply';
+import { runScript } from '../scripts';
 import { DuplicateGrouper, type DuplicateGroup } from './duplicate-groups';
 import { readTaskFields } from './msg-fields';
 
@@ -17,7 +20,7 @@ export interface DuplicateScanOptions {
   states?: readonly TaskState[];
   /** Sample task IDs kept per group (default 20). */
   samples?: number;
-  /** IDs per Redis call (default and maximum 1,000); smaller for large msgs. */
+  /** Tasks per Redis call (default and maximum 500); fewer for large msgs. */
   batchSize?: number;
   signal?: AbortSignal;
 }
@@ -47,11 +50,17 @@ interface Source {
   kind: 'list' | 'zset';
 }
 
-const MAX_BATCH = 1000;
-/** Aim for about this many msg bytes per pipeline, so big payloads shrink the batch. */
+/** Tasks per call: about 0.5 ms of Redis with SORT_RO beside a million tasks. */
+const MAX_BATCH = 500;
+/** Slices are sized to bring about this many msg bytes, so big payloads shrink them. */
 const BATCH_BYTES = 4 * 1024 * 1024;
 
 export interface DuplicateScan {
+  /**
+   * Checks the queue and sizes the chosen states (so `total` is known); run() does it when
+   * not done yet. Throws queue_not_found.
+   */
+  prepare(): Promise<void>;
   /** Runs to the end (or until aborted). Rejects on a Redis error. */
   run(): Promise<void>;
   /** The groups found so far, the `limit` largest (default 200). Cheap enough to poll. */
@@ -95,56 +104,86 @@ async function countSources(redis: Redis, sources: readonly Source[]): Promise<n
 
 interface Batch {
   stateIdx: number;
-  ids: Buffer[];
-  msgs: (Buffer | null)[];
-  bytes: number;
+  /** id, msg (null when missing), id, msg, ... */
+  items: unknown[];
+}
+
+/** Whether SORT_RO can read this queue's msgs: its GET pattern's first `*` must be the ID's. */
+const sortable = (qname: string): boolean => !qname.includes('*');
+
+/**
+ * SORT_RO is missing before Redis 7.0, and refused with GET patterns to an ACL user limited to
+ * some keys: either way the Lua path does the same read.
+ */
+function sortRefused(err: unknown): boolean {
+  return err instanceof Error && /unknown command|NOPERM|denied|not allowed/i.test(err.message);
 }
 
 /**
- * Yields every source's tasks in batches: two round trips each (the IDs, then a pipeline of
- * HGET msg). A pending list is read from its tail (oldest first) with negative ranks, so new
- * tasks pushed at the head never shift the window; tasks dequeued meanwhile may be missed.
+ * One slice: `SORT_RO <key> BY nosort [DESC] LIMIT <offset> <n> GET # GET asynq:{q}:t:*->msg`,
+ * which Redis answers from the slice alone (a list from its tail with DESC, a zset by rank) in
+ * about 1 µs per task; read-task-msgs.lua where SORT_RO cannot be used.
+ */
+async function readSlice(redis: Redis, qname: string, src: Source, offset: number, n: number, useSort: { ok: boolean }): Promise<unknown[]> {
+  if (useSort.ok) {
+    const order = src.kind === 'list' ? ['DESC'] : [];
+    try {
+      return asArray(await redis.callBuffer('SORT_RO', src.key, 'BY', 'nosort', ...order, 'LIMIT', offset, n, 'GET', '#', 'GET', `${k.taskKeyPrefix(qname)}*->msg`), 'SORT_RO');
+    } catch (err) {
+      if (!sortRefused(err)) throw err;
+      useSort.ok = false;
+    }
+  }
+  return asArray(await runScript(redis, 'readTaskMsgs', [src.key], [src.kind, offset, n, k.taskKeyPrefix(qname)]), 'readTaskMsgs');
+}
+
+/**
+ * Yields every source's tasks in slices of ≤ 500, one call each. A pending list is read from
+ * its tail (oldest first), so tasks pushed at the head meanwhile never shift the window; tasks
+ * dequeued meanwhile may be missed. A zset is read by rank. The slice size adapts to the msgs
+ * seen so far, aiming at BATCH_BYTES per reply, and starts small in case they are huge.
  */
 async function* batches(redis: Redis, qname: string, sources: readonly Source[], maxBatch: number): AsyncGenerator<Batch> {
-  const taskPrefix = Buffer.from(k.taskKeyPrefix(qname));
-  let size = maxBatch;
+  const useSort = { ok: sortable(qname) };
+  let size = Math.min(10, maxBatch);
   for (const src of sources) {
     for (let offset = 0; ; ) {
-      const ids = src.kind === 'list'
-        ? (await redis.lrangeBuffer(src.key, -(offset + size), -(offset + 1))).reverse()
-        : await redis.zrangeBuffer(src.key, offset, offset + size - 1);
-      if (ids.length === 0) break;
-      const p = redis.pipeline();
-      for (const id of ids) p.hgetBuffer(Buffer.concat([taskPrefix, id]), 'msg');
-      const replies = (await p.exec()) ?? [];
+      const asked = size;
+      const items = await readSlice(redis, qname, src, offset, asked, useSort);
+      const read = items.length / 2;
+      if (read > 0) yield { stateIdx: src.stateIdx, items };
+      offset += read;
       let bytes = 0;
-      const msgs = replies.map(([err, v]) => {
-        if (err || !Buffer.isBuffer(v)) return null;
-        bytes += v.length;
-        return v;
-      });
-      yield { stateIdx: src.stateIdx, ids, msgs, bytes };
-      if (ids.length < size) break;
-      offset += ids.length;
-      const next = Math.floor(BATCH_BYTES / Math.max(1, bytes / ids.length));
-      size = Math.max(10, Math.min(maxBatch, next));
+      for (let i = 1; i < items.length; i += 2) bytes += Buffer.isBuffer(items[i]) ? (items[i] as Buffer).length : 0;
+      if (read > 0) size = Math.max(10, Math.min(maxBatch, Math.floor(BATCH_BYTES / Math.max(1, bytes / read))));
+      if (read < asked) break;
     }
   }
 }
 
 /**
  * A duplicate scan over `states` of queue `qname` (default: all but active). Nothing is read
- * until run(). Round trips: a few to size the states, then two per batch of ≤ 1,000 tasks.
+ * until prepare() or run(). Round trips: SISMEMBER, then a few to size the states (one SSCAN
+ * per 1,000 groups, one pipeline per 1,000 structures), then one per slice of ≤ 500 tasks.
  */
 export function createDuplicateScan(redis: Redis, qname: string, opts: DuplicateScanOptions = {}): DuplicateScan {
   const states = opts.states ?? DEFAULT_DUPLICATE_STATES;
   const grouper = new DuplicateGrouper(states, { samples: opts.samples ?? 20 });
   const progress = { complete: false, scanned: 0, total: 0, skipped: 0 };
 
+  let sources: Source[] | null = null;
+
+  async function prepare(): Promise<void> {
+    if (sources) return;
+    if ((await redis.sismember(k.ALL_QUEUES, qname)) !== 1) throw queueNotFound('scanDuplicates', qname);
+    const found = await listSources(redis, qname, states);
+    progress.total = await countSources(redis, found);
+    sources = found;
+  }
+
   async function run(): Promise<void> {
-    const sources = await listSources(redis, qname, states);
-    progress.total = await countSources(redis, sources);
-    const it = batches(redis, qname, sources, Math.min(opts.batchSize ?? MAX_BATCH, MAX_BATCH));
+    await prepare();
+    const it = batches(redis, qname, sources!, Math.min(opts.batchSize ?? MAX_BATCH, MAX_BATCH));
     let next = it.next();
     for (;;) {
       const cur = await next;
@@ -155,14 +194,15 @@ export function createDuplicateScan(redis: Redis, qname: string, opts: Duplicate
       }
       // Ask for the next batch before grouping this one, so Redis works while Node hashes.
       next = it.next();
-      const b = cur.value;
-      b.ids.forEach((id, i) => {
-        const msg = b.msgs[i];
-        const fields = msg ? readTaskFields(msg) : null;
-        if (fields === null) progress.skipped++;
-        else grouper.add(id, b.stateIdx, fields.type, fields.payload);
-      });
-      progress.scanned += b.ids.length;
+      const { items, stateIdx } = cur.value;
+      for (let i = 0; i < items.length; i += 2) {
+        const id = items[i];
+        const msg = items[i + 1];
+        const fields = Buffer.isBuffer(msg) ? readTaskFields(msg) : null;
+        if (fields === null || !Buffer.isBuffer(id)) progress.skipped++;
+        else grouper.add(id, stateIdx, fields.type, fields.payload);
+      }
+      progress.scanned += items.length / 2;
     }
     progress.complete = true;
   }
@@ -178,5 +218,5 @@ export function createDuplicateScan(redis: Redis, qname: string, opts: Duplicate
     };
   }
 
-  return { run, report };
+  return { prepare, run, report };
 }

@@ -47,7 +47,7 @@ function nextProcessAt(state: TaskState, score: number | null, now: Date): Date 
 
 function toRows(qname: string, state: TaskState, rows: unknown[], now: Date): [RawTask, TaskInfo][] {
   return rows.map((r) => {
-    const [id, msg, hashState, result, ukey, holder, pttl, score, lease] = asArray(r, 'task row');
+    const [id, msg, hashState, result, ukey, holder, pttl, score, lease, pendingSince] = asArray(r, 'task row');
     const raw: RawTask = {
       id: asText(id) ?? '',
       queue: qname,
@@ -58,7 +58,7 @@ function toRows(qname: string, state: TaskState, rows: unknown[], now: Date): [R
       hashUniqueKey: ukey,
       lockHolder: holder,
       lockPttl: pttl,
-      pendingSince: null,
+      pendingSince,
     };
     const leaseAt = asNumber(lease);
     const orphaned = state === 'active' && leaseAt !== null && leaseAt <= now.getTime() / 1000;

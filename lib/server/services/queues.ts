@@ -14,7 +14,7 @@ export async function getQueue(qname: string): Promise<QueueStatsDto> {
 }
 
 export async function getHistory(qname: string, days: number): Promise<HistoryDto> {
-  return { days: await getInspector().history(qname, days) };
+  return shared(`history:${qname}:${days}`, async () => ({ days: await getInspector().history(qname, days) }));
 }
 
 export async function listGroups(qname: string): Promise<GroupListDto> {

@@ -12,7 +12,7 @@ export async function listServers(): Promise<ServerListDto> {
 }
 
 export async function listSchedulerEntries(): Promise<SchedulerListDto> {
-  return toSchedulerListDto(await getInspector().schedulerEntries());
+  return shared('schedulers', async () => toSchedulerListDto(await getInspector().schedulerEntries()));
 }
 
 export async function listSchedulerEvents(entryId: string, page: number, size: number): Promise<SchedulerEventsDto> {
@@ -25,7 +25,11 @@ export async function getRedisInfo(): Promise<RedisInfoDto> {
 }
 
 /** Liveness plus the Redis version: one round trip (INFO server). */
-export async function getHealth(): Promise<HealthDto> {
+export function getHealth(): Promise<HealthDto> {
+  return shared('health', readHealth);
+}
+
+async function readHealth(): Promise<HealthDto> {
   const text = await getInspector().redis.info('server');
   const version = /redis_version:(\S+)/.exec(text)?.[1] ?? 'unknown';
   return { redis: 'ok', redisVersion: version, version: VERSION, readOnly: env().ASYNQLENS_READ_ONLY };

@@ -11,7 +11,8 @@
   ARGV[6] "1" to read each task's lease score (active state), else "0"
 
   Returns { total, rows } where each row is
-    { id, msg, state, result, unique_key, lock holder, lock PTTL ms, score, lease score }
+    { id, msg, state, result, unique_key, lock holder, lock PTTL ms, score, lease score,
+      pending_since }
   (missing values are false). Lists are returned oldest first, as asynq's inspector lists
   them: the list is read from the tail with negative ranks, then reversed.
 
@@ -37,7 +38,7 @@ else
 end
 local rows = {}
 for i, id in ipairs(ids) do
-  local h = redis.call('HMGET', taskPrefix .. id, 'msg', 'state', 'result', 'unique_key')
+  local h = redis.call('HMGET', taskPrefix .. id, 'msg', 'state', 'result', 'unique_key', 'pending_since')
   local holder, pttl = false, false
   local ukey = h[4]
   if ukey and string.sub(ukey, 1, #lockPrefix) == lockPrefix then
@@ -48,6 +49,6 @@ for i, id in ipairs(ids) do
   if ARGV[6] == '1' then
     lease = redis.call('ZSCORE', KEYS[2], id)
   end
-  rows[i] = { id, h[1], h[2], h[3], ukey, holder, pttl, scores[i] or false, lease }
+  rows[i] = { id, h[1], h[2], h[3], ukey, holder, pttl, scores[i] or false, lease, h[5] }
 end
 return { total, rows }
