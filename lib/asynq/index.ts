@@ -42,3 +42,4 @@ export {
 } from './worker';
 export type { ServerConfig, Handler, HandlerFunc, HandlerObject, Middleware, Task, TaskContext, ResultWriter, GroupAggregator } from './worker';
 export { Scheduler, type PeriodicTask } from './worker/scheduler/scheduler';
+export { precheckEnqueue, type EnqueuePrecheck } from './client/precheck';

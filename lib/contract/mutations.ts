@@ -79,3 +79,23 @@ export const batchEnqueueResultSchema = z.object({
     ]),
   ),
 });
+
+/** What an enqueue would run into (read-only): the lock it would take and the task ID. */
+export const enqueueCheckBodySchema = z
+  .object({
+    type: z.string(),
+    payload: z.string().nullable().optional(),
+    payloadEncoding: bytesEncoding.default('utf8'),
+    taskId: z.string().optional(),
+    unique: z.boolean().default(false),
+  })
+  .strict();
+
+export const enqueueCheckSchema = z.object({
+  uniqueKey: z.string().nullable(),
+  lock: z
+    .object({ held: z.boolean(), holderId: z.string().nullable(), holderState: z.string().nullable(), ttlSeconds: z.number().nullable() })
+    .nullable(),
+  taskId: z.object({ id: z.string(), taken: z.boolean(), state: z.string().nullable() }).nullable(),
+});
+export type EnqueueCheckDto = z.infer<typeof enqueueCheckSchema>;

@@ -1,6 +1,7 @@
 import 'server-only';
-import { batchEnqueue, cancelTask, deleteQueue, enqueueTask, moveTask, pauseQueue, resumeQueue, updateTaskPayload } from '@/lib/asynq';
-import type { BatchEnqueueBody, EnqueueBody } from '@/lib/contract/mutations';
+import type { z } from 'zod';
+import { batchEnqueue, cancelTask, deleteQueue, enqueueTask, moveTask, pauseQueue, precheckEnqueue, resumeQueue, updateTaskPayload } from '@/lib/asynq';
+import type { BatchEnqueueBody, EnqueueBody, EnqueueCheckDto, enqueueCheckBodySchema } from '@/lib/contract/mutations';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { DETAIL_PAYLOAD_LIMIT, toTaskDto } from '../dto';
@@ -66,4 +67,10 @@ export async function setPaused(qname: string, paused: boolean): Promise<QueueSt
 export async function removeQueue(qname: string, force: boolean): Promise<undefined> {
   await deleteQueue(getRedis(), qname, force);
   return undefined;
+}
+
+/** The lock and task-ID situation an enqueue would meet; a read, allowed read-only. */
+export async function checkEnqueue(qname: string, body: z.infer<typeof enqueueCheckBodySchema>): Promise<EnqueueCheckDto> {
+  const payload = decodePayload('payload', body.payload, body.payloadEncoding);
+  return precheckEnqueue(getRedis(), { queue: qname, type: body.type, payload, unique: body.unique, taskId: body.taskId });
 }

@@ -22,6 +22,7 @@ let r: {
   pause: { POST: H };
   resume: { POST: H };
   queue: { GET: H; DELETE: H };
+  check: { POST: H };
 };
 
 beforeAll(async () => {
@@ -34,6 +35,7 @@ beforeAll(async () => {
     pause: await import('@/app/api/queues/[qname]/pause/route'),
     resume: await import('@/app/api/queues/[qname]/resume/route'),
     queue: await import('@/app/api/queues/[qname]/route'),
+    check: await import('@/app/api/queues/[qname]/enqueue-check/route'),
   };
   redis = await openTestRedis(DB);
 });
@@ -107,6 +109,25 @@ describe('POST /api/queues/{q}/tasks', () => {
     expect(await redis.dbsize()).toBe(0);
     const blankQueue = await enqueue(' ', { type: 't' });
     expect(blankQueue.status).toBe(400);
+  });
+});
+
+describe('POST /api/queues/{q}/enqueue-check', () => {
+  it('says which lock an enqueue would take, who holds it, and whether the ID is taken', async () => {
+    const first = await enqueue('q', { type: 'u', payload: 'x', options: { uniqueTtlSeconds: 60, taskId: 'held' } });
+    expect(first.status).toBe(201);
+    const check = (body: unknown) => post(r.check.POST, { qname: 'q' }, body);
+    const held = await check({ type: 'u', payload: 'x', unique: true, taskId: 'held' });
+    expect(held.status).toBe(200);
+    expect(held.body).toMatchObject({
+      uniqueKey: k.uniqueKey('q', 'u', Buffer.from('x')),
+      lock: { held: true, holderId: 'held', holderState: 'pending' },
+      taskId: { id: 'held', taken: true, state: 'pending' },
+    });
+    const free = await check({ type: 'u', payload: 'y', unique: true, taskId: 'new' });
+    expect(free.body).toMatchObject({ lock: { held: false, holderId: null, ttlSeconds: null }, taskId: { taken: false } });
+    const nil = await check({ type: 'u' });
+    expect(nil.body).toEqual({ uniqueKey: null, lock: null, taskId: null });
   });
 });
 
