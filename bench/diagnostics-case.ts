@@ -5,8 +5,9 @@
  *
  * Targets: lock listing ≤ 2 s of Redis time in total with no call over 5 ms; duplicate
  * grouping ≥ 100,000 tasks/s with under 200 MB of memory growth (peak RSS, sampled every
- * 20 ms, over the RSS before the scan). Both also check that every lock and every group is
- * found with the right holder, finding and count.
+ * 20 ms, over the RSS before the scan). Each runs three times: the median pass is judged, the
+ * longest call and the largest memory growth of any pass. Every pass also checks that every
+ * lock and every group is found with the right holder, finding and count.
  */
 import { readFile } from 'node:fs/promises';
 import type { Redis } from 'ioredis';
@@ -31,6 +32,8 @@ const DUP_QUEUE = 'dupes';
 const LOCK_TOTAL_MS = 2000;
 const MEMORY_MB = 200;
 const TASKS_PER_S = 100_000;
+/** Each operation runs this many times; the median is judged (this box is shared and noisy). */
+const PASSES = 3;
 
 interface RedisTime {
   calls: number;
@@ -101,40 +104,58 @@ async function seedLocks(admin: Redis, tasks: number): Promise<{ expected: Recor
   return { expected, keys: await admin.dbsize() };
 }
 
+/** One full listing, page by page; the findings per lock key. */
+async function listEveryLock(redis: Redis): Promise<{ pages: number; maxPageMs: number; seen: Map<string, string> }> {
+  const seen = new Map<string, string>();
+  let pages = 0;
+  let maxPageMs = 0;
+  let cursor: string | undefined;
+  do {
+    const t0 = performance.now();
+    const page = await listQueueLocks(redis, LOCK_QUEUE, { cursor });
+    maxPageMs = Math.max(maxPageMs, performance.now() - t0);
+    pages++;
+    for (const l of page.locks) seen.set(l.key, l.findings.map((f) => f.code).join(',') || 'healthy');
+    cursor = page.cursor ?? undefined;
+  } while (cursor !== undefined);
+  return { pages, maxPageMs, seen };
+}
+
+const tally = (seen: Map<string, string>): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const code of seen.values()) out[code] = (out[code] ?? 0) + 1;
+  return out;
+};
+const same = (a: Record<string, number>, b: Record<string, number>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+/** The middle run by `key` (of an odd count). */
+const median = <T>(runs: T[], key: (r: T) => number): T => [...runs].sort((a, b) => key(a) - key(b))[Math.floor(runs.length / 2)]!;
+
 async function lockScenario(ctx: BenchContext): Promise<Outcome> {
   await ctx.admin.flushall();
   const seeded = await seedLocks(ctx.admin, ctx.tasks);
   console.log(`  seeded 50,000 locks; ${n(seeded.keys)} keys in the database`);
   const redis = createRedis({ url: ctx.url, redisOptions: { connectionName: 'asynqlens-locks' } });
   await redis.connect();
-  let pages = 0;
-  let maxPageMs = 0;
-  const seen = new Map<string, string>();
-  const run = await measured(ctx.admin, async () => {
-    let cursor: string | undefined;
-    do {
-      const t0 = performance.now();
-      const page = await listQueueLocks(redis, LOCK_QUEUE, { cursor });
-      maxPageMs = Math.max(maxPageMs, performance.now() - t0);
-      pages++;
-      for (const l of page.locks) seen.set(l.key, l.findings.map((f) => f.code).join(',') || 'healthy');
-      cursor = page.cursor ?? undefined;
-    } while (cursor !== undefined);
-  }).finally(() => redis.disconnect());
-  const found: Record<string, number> = {};
-  for (const code of seen.values()) found[code] = (found[code] ?? 0) + 1;
-  const failures: string[] = [];
-  if (run.redis.us > LOCK_TOTAL_MS * 1000) failures.push(`lock listing: ${n(run.redis.us / 1000)} ms of Redis time, target ≤ ${LOCK_TOTAL_MS} ms`);
-  if (run.calls.maxUs > SLOW_MS * 1000) failures.push(`lock listing: longest Redis call ${n(run.calls.maxUs)} µs (${run.calls.maxCall}), target ≤ ${SLOW_MS} ms`);
-  if (!run.calls.complete) failures.push('lock listing: SLOWLOG overflowed, the longest call is unproven');
-  if (JSON.stringify(Object.entries(found).sort()) !== JSON.stringify(Object.entries(seeded.expected).sort())) {
-    failures.push(`lock listing found ${JSON.stringify(found)}, seeded ${JSON.stringify(seeded.expected)}`);
+  const runs = [];
+  try {
+    for (let i = 0; i < PASSES; i++) runs.push(await measured(ctx.admin, () => listEveryLock(redis)));
+  } finally {
+    redis.disconnect();
   }
-  const longest = run.calls.maxUs === 0 ? `< ${THRESHOLD_US} µs` : `${n(run.calls.maxUs)} µs (\`${run.calls.maxCall}\`)`;
-  const line = `| Lock listing: 50,000 locks among ${n(seeded.keys - 50_000)} other keys, ${n(pages)} pages | ${(run.ms / 1000).toFixed(2)} s wall | ` +
-    `**${n(run.redis.us / 1000)} ms** Redis (${n(run.redis.calls)} commands) | ${longest} | ${n(maxPageMs)} ms slowest page | ` +
-    `${failures.length === 0 ? '✓' : '✗'} ${Object.entries(found).sort().map(([c, x]) => `${c} ${n(x)}`).join(', ')} |`;
-  const note = `- Lock listing, Redis time by command: ${run.redis.byCommand}.`;
+  const mid = median(runs, (r) => r.redis.us);
+  const longest = runs.reduce((a, r) => (r.calls.maxUs > a.calls.maxUs ? r : a));
+  const failures: string[] = [];
+  if (mid.redis.us > LOCK_TOTAL_MS * 1000) failures.push(`lock listing: ${n(mid.redis.us / 1000)} ms of Redis time (median of ${PASSES}), target ≤ ${LOCK_TOTAL_MS} ms`);
+  if (longest.calls.maxUs > SLOW_MS * 1000) failures.push(`lock listing: longest Redis call ${n(longest.calls.maxUs)} µs (${longest.calls.maxCall}), target ≤ ${SLOW_MS} ms`);
+  if (runs.some((r) => !r.calls.complete)) failures.push('lock listing: SLOWLOG overflowed, the longest call is unproven');
+  for (const r of runs) {
+    if (!same(tally(r.value.seen), seeded.expected)) failures.push(`lock listing found ${JSON.stringify(tally(r.value.seen))}, seeded ${JSON.stringify(seeded.expected)}`);
+  }
+  const maxCall = longest.calls.maxUs === 0 ? `< ${THRESHOLD_US} µs` : `${n(longest.calls.maxUs)} µs (\`${longest.calls.maxCall}\`)`;
+  const line = `| Lock listing: 50,000 locks among ${n(seeded.keys - 50_000)} other keys, ${n(mid.value.pages)} pages | ${(mid.ms / 1000).toFixed(2)} s wall | ` +
+    `**${n(mid.redis.us / 1000)} ms** Redis (${n(mid.redis.calls)} commands; passes ${runs.map((r) => n(r.redis.us / 1000)).join(' / ')} ms) | ${maxCall} | ` +
+    `${n(mid.value.maxPageMs)} ms slowest page | ${failures.length === 0 ? '✓' : '✗'} ${Object.entries(tally(mid.value.seen)).sort().map(([c, x]) => `${c} ${n(x)}`).join(', ')} |`;
+  const note = `- Lock listing (median pass), Redis time by command: ${mid.redis.byCommand}.`;
   console.log(`  ${line}\n  ${note}`);
   return { line, note, failures };
 }
@@ -200,26 +221,33 @@ async function dupScenario(ctx: BenchContext): Promise<Outcome> {
   console.log(`  seeded ${n(ctx.tasks)} pending with ${specs.length} distinct payloads (largest ${n(specs[0]!.count)})`);
   const redis = createRedis({ url: ctx.url, redisOptions: { connectionName: 'asynqlens-dupes' } });
   await redis.connect();
-  const rss0 = process.memoryUsage().rss;
-  let peak = rss0;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const scan = createDuplicateScan(redis, DUP_QUEUE, { states: ['pending'] });
-  const run = await measured(ctx.admin, () => scan.run()).finally(() => {
-    clearInterval(sampler);
+  const runs = [];
+  try {
+    for (let i = 0; i < PASSES; i++) {
+      const rss0 = process.memoryUsage().rss;
+      let peak = rss0;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+      const scan = createDuplicateScan(redis, DUP_QUEUE, { states: ['pending'] });
+      const run = await measured(ctx.admin, () => scan.run()).finally(() => clearInterval(sampler));
+      peak = Math.max(peak, process.memoryUsage().rss);
+      runs.push({ ...run, rate: ctx.tasks / (run.ms / 1000), growthMb: (peak - rss0) / 1e6, report: scan.report() });
+    }
+  } finally {
     redis.disconnect();
-  });
-  peak = Math.max(peak, process.memoryUsage().rss);
-  const report = scan.report();
-  const rate = ctx.tasks / (run.ms / 1000);
-  const growthMb = (peak - rss0) / 1e6;
-  const failures = checkReport(report, specs, ctx.tasks).map((p) => `duplicates: ${p}`);
-  if (rate < TASKS_PER_S) failures.push(`duplicates: ${n(rate)} tasks/s, target ≥ ${n(TASKS_PER_S)}`);
+  }
+  const mid = median(runs, (r) => r.rate);
+  const growthMb = Math.max(...runs.map((r) => r.growthMb));
+  const longest = runs.reduce((a, r) => (r.calls.maxUs > a.calls.maxUs ? r : a));
+  const failures = runs.flatMap((r) => checkReport(r.report, specs, ctx.tasks)).map((p) => `duplicates: ${p}`);
+  if (mid.rate < TASKS_PER_S) failures.push(`duplicates: ${n(mid.rate)} tasks/s (median of ${PASSES}), target ≥ ${n(TASKS_PER_S)}`);
   if (growthMb >= MEMORY_MB) failures.push(`duplicates: RSS grew ${growthMb.toFixed(0)} MB, target < ${MEMORY_MB} MB`);
-  const longest = run.calls.maxUs === 0 ? `< ${THRESHOLD_US} µs` : `${n(run.calls.maxUs)} µs (\`${run.calls.maxCall}\`)`;
-  const line = `| Duplicate scan: ${n(ctx.tasks)} pending, ${specs.length} payloads | ${(run.ms / 1000).toFixed(2)} s wall, **${n(rate)} tasks/s** | ` +
-    `${n(run.redis.us / 1000)} ms Redis (${n(run.redis.calls)} commands) | ${longest} | **RSS +${growthMb.toFixed(0)} MB** (peak) | ` +
-    `${failures.length === 0 ? '✓' : '✗'} ${report.exactGroups} exact + ${report.nearGroups} near groups, ${n(report.surplusTasks)} surplus tasks |`;
-  const note = `- Duplicate scan, Redis time by command: ${run.redis.byCommand}.`;
+  if (longest.calls.maxUs > SLOW_MS * 1000) failures.push(`duplicates: longest Redis call ${n(longest.calls.maxUs)} µs (${longest.calls.maxCall}), target ≤ ${SLOW_MS} ms`);
+  const maxCall = longest.calls.maxUs === 0 ? `< ${THRESHOLD_US} µs` : `${n(longest.calls.maxUs)} µs (\`${longest.calls.maxCall}\`)`;
+  const r = mid.report;
+  const line = `| Duplicate scan: ${n(ctx.tasks)} pending, ${specs.length} payloads | ${(mid.ms / 1000).toFixed(2)} s wall, **${n(mid.rate)} tasks/s** ` +
+    `(passes ${runs.map((x) => n(x.rate)).join(' / ')}) | ${n(mid.redis.us / 1000)} ms Redis (${n(mid.redis.calls)} commands) | ${maxCall} | ` +
+    `**RSS +${growthMb.toFixed(0)} MB** (largest peak) | ${failures.length === 0 ? '✓' : '✗'} ${r.exactGroups} exact + ${r.nearGroups} near groups, ${n(r.surplusTasks)} surplus tasks |`;
+  const note = `- Duplicate scan (median pass), Redis time by command: ${mid.redis.byCommand}.`;
   console.log(`  ${line}\n  ${note}`);
   await ctx.admin.flushall();
   return { line, note, failures };
@@ -235,8 +263,8 @@ export const diagnosticsCase: BenchCase = {
     const markdown = [
       '## Diagnostics: unique-lock listing and duplicate scan',
       '',
-      `- Lock listing: \`listQueueLocks\` page after page (SCAN MATCH \`asynq:{big}:unique:*\` COUNT 1000, ≤ 200 locks or 30 ms per page, then GET+PTTL and HMGET+HSTRLEN+ZSCORE pipelines, HGET msg of retry holders). Targets: ≤ ${LOCK_TOTAL_MS} ms of Redis time in total, no call over ${SLOW_MS} ms.`,
-      `- Duplicate scan: \`createDuplicateScan(redis, 'dupes', { states: ['pending'] }).run()\` (LRANGE ≤ 1,000 IDs, then a pipeline of HGET msg, the next batch fetched while this one is grouped). Targets: ≥ ${n(TASKS_PER_S)} tasks/s, RSS growth < ${MEMORY_MB} MB.`,
+      `- Lock listing: \`listQueueLocks\` page after page (SCAN MATCH \`asynq:{big}:unique:*\` COUNT 1000, ≤ 200 locks or 30 ms per page, then one pipeline of MGET (≤ 500 keys each) + PTTL, one of HMGET state+unique_key, and for retry holders HSTRLEN+ZSCORE and HGET msg). Targets: ≤ ${LOCK_TOTAL_MS} ms of Redis time in total, no call over ${SLOW_MS} ms.`,
+      `- Duplicate scan: \`createDuplicateScan(redis, 'dupes', { states: ['pending'] }).run()\` (\`SORT_RO pending BY nosort DESC LIMIT off 500 GET # GET asynq:{dupes}:t:*->msg\`: 500 IDs with their msgs per call, the next slice fetched while this one is grouped). Targets: ≥ ${n(TASKS_PER_S)} tasks/s, RSS growth < ${MEMORY_MB} MB, no call over ${SLOW_MS} ms.`,
       `- Redis time: the sum of INFO commandstats \`usec\` over the run (every command, pipelined ones one by one; the bench's admin commands left out). Longest call: SLOWLOG at \`slowlog-log-slower-than ${THRESHOLD_US}\`.`,
       '',
       '| Operation | Wall | Redis time | Longest Redis call | Client | Check |',

@@ -17,9 +17,10 @@ import { bulkCase } from './bulk-case';
 import { diagnosticsCase } from './diagnostics-case';
 import { describeAndPin } from './machine';
 import { readsCase } from './reads-case';
+import { searchCase } from './search-case';
 import { fileHeader } from './report';
 
-const CASES: BenchCase[] = [readsCase, bulkCase, diagnosticsCase];
+const CASES: BenchCase[] = [readsCase, bulkCase, diagnosticsCase, searchCase];
 const RESULTS = new URL('./results.md', import.meta.url);
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {

@@ -8,7 +8,7 @@ import { startRedisServer, type RunningRedis } from '../../scripts/support/redis
 let server: RunningRedis | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
-  server = await startRedisServer({ label: 'vitest', args: ['--databases', '64'] });
+  server = await startRedisServer({ label: 'vitest', args: ['--databases', '128'] });
   project.provide('redisPort', server.port);
 }
 

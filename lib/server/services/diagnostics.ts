@@ -1,10 +1,11 @@
 import 'server-only';
-import { deleteTasksById, listAllLocks, listQueueLocks, releaseLock, type LockInfo, type LockPage } from '@/lib/asynq';
+import { deleteTasksById, getQueueLock, listAllLocks, listQueueLocks, releaseLock, type LockInfo, type LockPage } from '@/lib/asynq';
 import type {
   DuplicatesQuery,
   DuplicatesReportDto,
   LockDto,
   LockListDto,
+  QueueLockListQuery,
   ResolveDuplicatesResultDto,
 } from '@/lib/contract/diagnostics';
 import { cancelDuplicateJob, duplicateJob, forgetScans, takeError } from '../diagnostics-jobs';
@@ -33,8 +34,18 @@ function toLockDto(l: LockInfo): LockDto {
 
 const toListDto = (p: LockPage): LockListDto => ({ locks: p.locks.map(toLockDto), cursor: p.cursor });
 
-/** One page of a queue's locks (a bounded SCAN slice; pass `cursor` back for the next). */
-export function listLocks(qname: string, cursor: string | undefined): Promise<LockListDto> {
+/**
+ * One page of a queue's locks (a bounded SCAN slice; pass `cursor` back for the next), or with
+ * `key` just that lock (an empty list when it does not exist).
+ */
+export function listLocks(qname: string, q: QueueLockListQuery): Promise<LockListDto> {
+  const { key, cursor } = q;
+  if (key !== undefined) {
+    return shared(`lock:${JSON.stringify([qname, key])}`, async () => {
+      const lock = await getQueueLock(getRedis(), qname, key);
+      return { locks: lock ? [toLockDto(lock)] : [], cursor: null };
+    });
+  }
   return shared(`locks:${JSON.stringify([qname, cursor ?? '0'])}`, async () => toListDto(await listQueueLocks(getRedis(), qname, { cursor })));
 }
 
