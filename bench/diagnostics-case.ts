@@ -38,7 +38,7 @@ const PASSES = 3;
 interface RedisTime {
   calls: number;
   us: number;
-  /** Per command, largest first: `scan 1,050 calls 1,234 ms`. */
+  /** Per command, largest first: `SCAN 1,055 × = 1,204 ms, ...`. */
   byCommand: string;
 }
 

@@ -7,6 +7,9 @@ const seg = encodeURIComponent;
 
 type Query = Record<string, string | number | boolean | null | undefined>;
 
+/** Query parameters that may repeat (`queue=a&queue=b`), in order: the search filter's shape. */
+export type QueryPairs = readonly (readonly [key: string, value: string])[];
+
 /** `?a=1&b=x` from the defined, non-empty entries; '' when none. */
 export function withQuery(path: string, query: Query = {}): string {
   const sp = new URLSearchParams();
@@ -14,6 +17,15 @@ export function withQuery(path: string, query: Query = {}): string {
     if (v !== undefined && v !== null && v !== '' && v !== false) sp.set(k, String(v));
   }
   const s = sp.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+/** `?a=1&a=2&b=x` from pairs (repeats kept, order kept) plus the defined entries of `query`. */
+export function withPairs(path: string, pairs: QueryPairs, query: Query = {}): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of pairs) sp.append(k, v);
+  const rest = withQuery('', query);
+  const s = [sp.toString(), rest.slice(1)].filter(Boolean).join('&');
   return s ? `${path}?${s}` : path;
 }
 
@@ -25,6 +37,9 @@ export const paths = {
   schedulers: (query?: Query) => withQuery('/schedulers', query),
   redis: () => '/redis',
   settings: () => '/settings',
+  /** The task search; the filter travels as the API's own parameters, so a link shares it. */
+  search: (filter: QueryPairs = [], query?: Query) => withPairs('/search', filter, query),
+  enqueue: (query?: Query) => withQuery('/enqueue', query),
 };
 
 export const apiPaths = {
@@ -46,6 +61,11 @@ export const apiPaths = {
   schedulerEvents: (entryId: string, page: number, size: number) =>
     withQuery(`/api/schedulers/${seg(entryId)}/events`, { page, size }),
   redis: () => '/api/redis',
+  search: (filter: QueryPairs, page: { cursor?: string | null; size?: number }) => withPairs('/api/tasks/search', filter, page),
+  searchAct: () => '/api/tasks/search/act',
+  enqueue: (qname: string) => `/api/queues/${seg(qname)}/tasks`,
+  enqueueCheck: (qname: string) => `/api/queues/${seg(qname)}/enqueue-check`,
+  enqueueBatch: () => '/api/enqueue-batch',
 };
 
 /**

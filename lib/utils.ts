@@ -82,3 +82,20 @@ export function preview(text: string, max = 120): string {
   const flat = oneLine.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
+
+const UNIT_SECONDS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * "90", "90s", "1.5s", "500ms", "5m", "1h30m", "2d" → seconds; null when it is not a duration.
+ * A bare number is seconds. Fractions are kept (asynq refuses a unique TTL under 1 s, and the
+ * form must be able to send one to show that refusal).
+ */
+export function parseDuration(text: string): number | null {
+  const t = text.trim().toLowerCase().replace(/\s+/g, '');
+  if (t === '') return null;
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(t)) return null;
+  let total = 0;
+  for (const [, n, unit] of t.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) total += Number(n) * (UNIT_SECONDS[unit ?? 's'] ?? 1);
+  return total;
+}

@@ -19,7 +19,7 @@ export { moveTask, cancelTask, updateTaskPayload } from './mutations/task-action
 export { bulkByIds, bulkAll, MAX_BATCH, type BulkOptions, type BulkResult } from './mutations/bulk';
 export { pauseQueue, resumeQueue, deleteQueue } from './mutations/queue-actions';
 export type { MoveAction } from './mutations/move-codes';
-export { listQueueLocks, listAllLocks, type LockInfo, type LockPage, type LockPageOptions } from './diagnostics/locks';
+export { getQueueLock, listQueueLocks, listAllLocks, type LockInfo, type LockPage, type LockPageOptions } from './diagnostics/locks';
 export { releaseLock, type ReleaseOutcome } from './diagnostics/release-lock';
 export type { LockFinding, LockFindingCode, LockHolder } from './diagnostics/lock-findings';
 export { createDuplicateScan, DEFAULT_DUPLICATE_STATES, type DuplicateScan, type DuplicateReport, type DuplicateScanOptions } from './diagnostics/duplicates';
@@ -43,3 +43,11 @@ export {
 export type { ServerConfig, Handler, HandlerFunc, HandlerObject, Middleware, Task, TaskContext, ResultWriter, GroupAggregator } from './worker';
 export { Scheduler, type PeriodicTask } from './worker/scheduler/scheduler';
 export { precheckEnqueue, type EnqueuePrecheck } from './client/precheck';
+export { createFailureScan, type FailureScan, type FailureScanOptions, type FailureScanProgress, type FailureScanPhase } from './triage/failure-scan';
+export { SAMPLE_IDS, MAX_GROUPS, type FailureGroup, type NotFoundGroup, type FailedState } from './triage/failure-groups';
+export { createTypeCensus, MAX_TYPES, type TypeCensus, type TypeCensusOptions, type TypeCensusReport, type TypeCount } from './triage/type-census';
+export { explainRoutes, buildMux, type Route, type RouteMatch } from './triage/routing';
+export { rerunNotFound, assertRerunTarget, type RerunOptions, type RerunProgress, type RerunResult } from './triage/rerun';
+export { serversListeningOn } from './triage/listeners';
+export { errorSignature } from './triage/signature';
+export { isHandlerNotFoundError, handlerNotFoundMessage, notFoundExplanation, goQuoteExact } from './triage/not-found';

@@ -11,6 +11,12 @@ export const lockListQuery = z.object({
 });
 export type LockListQuery = z.infer<typeof lockListQuery>;
 
+/** The per-queue listing also answers for one lock: `?key=K` (the lock a task names). */
+export const queueLockListQuery = lockListQuery.extend({
+  key: z.string().min(1, 'key cannot be empty').optional(),
+});
+export type QueueLockListQuery = z.infer<typeof queueLockListQuery>;
+
 export const lockReleaseQuery = z.object({
   key: z.string().min(1, 'key is required'),
   /** The holder the operator saw: the lock is released only while that task still holds it. */

@@ -17,6 +17,7 @@ const queues = () => import('@/lib/contract/queues');
 const tasks = () => import('@/lib/contract/tasks');
 const servers = () => import('@/lib/contract/servers');
 const mutations = () => import('@/lib/contract/mutations');
+const search = () => import('@/lib/contract/search');
 
 export const contracts = {
   health: () => servers().then((m) => m.healthSchema),
@@ -31,4 +32,9 @@ export const contracts = {
   schedulerEvents: () => servers().then((m) => m.schedulerEventsSchema),
   redis: () => servers().then((m) => m.redisInfoSchema),
   bulkResult: () => mutations().then((m) => m.bulkResultSchema),
+  enqueueCheck: () => mutations().then((m) => m.enqueueCheckSchema),
+  batchEnqueueResult: () => mutations().then((m) => m.batchEnqueueResultSchema),
+  searchPage: () => search().then((m) => m.searchPageSchema),
+  searchPreview: () => search().then((m) => m.searchPreviewSchema),
+  searchActResult: () => search().then((m) => m.searchActResultSchema),
 };

@@ -79,6 +79,34 @@ export async function apiMutate<S extends z.ZodType>(
   return checked(path, await res.json(), opts.schema);
 }
 
+/**
+ * A POST answered with NDJSON (one JSON value per line, streamed): `onLine` gets each value as
+ * its line arrives. Aborting `signal` closes the request, which stops the server's work too.
+ */
+export async function apiLines(path: string, body: unknown, onLine: (value: unknown) => void, signal?: AbortSignal): Promise<void> {
+  const res = await send(path, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    signal,
+    headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+  });
+  if (!res.body) return onLine(await res.json());
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (line) onLine(JSON.parse(line));
+    }
+  }
+  if (buffered.trim()) onLine(JSON.parse(buffered));
+}
+
 /** Raw bytes (the on-demand payload download). */
 export async function apiBytes(path: string, signal?: AbortSignal): Promise<Uint8Array> {
   const res = await send(path, { signal, headers: { accept: 'application/octet-stream' } });

@@ -16,6 +16,7 @@ export const queryKeys = {
   health: ['health'] as const,
   queues: {
     all: ['queues'] as const,
+    list: () => [...queryKeys.queues.all, 'list'] as const,
     detail: (qname: string) => [...queryKeys.queues.all, 'detail', qname] as const,
     history: (qname: string, days: number) => [...queryKeys.queues.all, 'history', qname, { days }] as const,
     groups: (qname: string) => [...queryKeys.queues.all, 'groups', qname] as const,
@@ -37,4 +38,15 @@ export const queryKeys = {
       [...queryKeys.schedulers.all, 'events', entryId, { page, size }] as const,
   },
   redis: { info: ['redis', 'info'] as const },
+  search: {
+    all: ['search'] as const,
+    /** `filter` is the filter's query string: one key per distinct search. */
+    results: (filter: string, size: number) => [...queryKeys.search.all, 'results', filter, { size }] as const,
+  },
+  enqueue: {
+    all: ['enqueue'] as const,
+    /** `input` carries a digest of the payload, not the payload (it can be megabytes). */
+    check: (qname: string, input: Record<string, unknown>) => [...queryKeys.enqueue.all, 'check', qname, input] as const,
+    types: (qname: string | null) => [...queryKeys.enqueue.all, 'types', qname] as const,
+  },
 };

@@ -26,3 +26,11 @@ export const queueGroupsQuery = (qname: string) =>
     queryKey: queryKeys.queues.groups(qname),
     queryFn: ({ signal }) => apiFetch(apiPaths.groups(qname), contracts.groups, { signal }),
   });
+
+/** Every queue with its counts (the API's shared snapshot): the enqueue form's queue choices. */
+export const queueListQuery = () =>
+  queryOptions({
+    queryKey: queryKeys.queues.list(),
+    queryFn: ({ signal }) => apiFetch(apiPaths.queues(), contracts.queueList, { signal }),
+    staleTime: 10_000,
+  });

@@ -19,6 +19,8 @@ const envSchema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+  /** JSON file of the task-type patterns a deployment registers, for the routing explainer. */
+  ASYNQLENS_ROUTING_FILE: z.string().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -58,6 +58,10 @@ func main() {
 		err = runProcessRetry(args)
 	case "diag-scenario":
 		err = runDiagScenario(args)
+	case "triage-serve":
+		err = runTriageServe(args)
+	case "routing-match":
+		err = runRoutingMatch(args)
 	default:
 		usage()
 		os.Exit(2)

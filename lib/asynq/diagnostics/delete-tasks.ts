@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { failedPrecondition, taskNotFound, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { bulkByIds } from '../mutations/bulk';
+import { assertQueue } from '../mutations/task-actions';
 import { isTaskState } from '../states';
 
 export interface DeleteTasksResult {
@@ -18,11 +19,12 @@ const LOOKUP_BATCH = 1000;
 /**
  * Deletes every task of `ids` that is not active, releasing the unique locks they own (as the
  * bulk delete does). IDs repeated in the list count once. Throws queue_not_found.
- * Round trips: one HGET-state pipeline per 1,000 IDs, then per state found the bulk layer's
- * queue check plus one script call per 500 IDs. A task that changes state between the lookup
- * and its batch is reported in `failed`, never deleted from the wrong place.
+ * Round trips: SISMEMBER, one HGET-state pipeline per 1,000 IDs, then per state found the
+ * bulk layer's queue check plus one script call per 500 IDs. A task that changes state between
+ * the lookup and its batch is reported in `failed`, never deleted from the wrong place.
  */
 export async function deleteTasksById(redis: Redis, qname: string, ids: readonly string[]): Promise<DeleteTasksResult> {
+  await assertQueue(redis, 'deleteTasks', qname);
   const unique = [...new Set(ids)];
   const byState = new Map<string, string[]>();
   const out: DeleteTasksResult = { deleted: 0, failed: [] };

@@ -5,6 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import { DigestTable, IdArena, SampleLists } from './digest-table';
+import { NearShapes, type NearGroupRecord, type Sample } from './near-shapes';
 import { canonicalize } from './volatile-fields';
 
 export interface DuplicateGroup {
@@ -33,38 +34,26 @@ export interface GrouperOptions {
   nearMaxBytes?: number;
 }
 
-interface NearGroup {
-  typeIdx: number;
-  key: string;
-  count: number;
-  distinct: number;
-  /** The slot of the first payload: its samples seed the group's when a second payload joins. */
-  firstSlot: number;
-  paths: string[];
-  firstValues: string[];
-  varying: Set<string> | null;
-  samples: { id: string; stateIdx: number }[] | null;
-}
-
+/**
+ * The grouping state of one scan: feed it every task with add(), read the largest groups
+ * with groups() at any time. About 35 bytes per distinct payload plus its sample IDs; near
+ * shapes are tracked up to `nearLimit`.
+ */
 export class DuplicateGrouper {
   private readonly table = new DigestTable();
   private readonly arena = new IdArena();
   private readonly lists = new SampleLists(this.arena);
   private readonly typeIndex = new Map<string, number>();
   private readonly typeNames: string[] = [];
-  private readonly nearIndex = new Map<string, number>();
-  private readonly nears: NearGroup[] = [];
+  private readonly nears: NearShapes;
   /** Slots whose count reached 2, in that order. */
   private readonly dupSlots: number[] = [];
   private readonly samples: number;
-  private readonly nearLimit: number;
   private readonly nearMaxBytes: number;
-  /** True once a near shape was not tracked because of nearLimit. */
-  nearCapped = false;
 
   constructor(private readonly states: readonly string[], opts: GrouperOptions = {}) {
     this.samples = opts.samples ?? 20;
-    this.nearLimit = opts.nearLimit ?? 100_000;
+    this.nears = new NearShapes(opts.nearLimit ?? 100_000, this.samples);
     this.nearMaxBytes = opts.nearMaxBytes ?? 64 * 1024;
   }
 
@@ -87,39 +76,16 @@ export class DuplicateGrouper {
     if (isNew) t.near[slot] = this.joinNear(typeIdx, slot, payload);
     else if (count === 2) this.dupSlots.push(slot);
     const n = t.near[slot]!;
-    if (n >= 0) {
-      const g = this.nears[n]!;
-      g.count++;
-      // Samples are kept only once a second payload makes this a group; until then they are
-      // the first payload's own, which joinNear copies in at that moment.
-      if (g.samples && g.samples.length < this.samples) g.samples.push({ id: id.toString('utf8'), stateIdx });
-    }
+    if (n >= 0) this.nears.add(n, id, stateIdx);
   }
 
-  /** The near group of a payload seen for the first time; -1 when it has none. */
+  /** The near shape of a payload seen for the first time; -1 when it has none. */
   private joinNear(typeIdx: number, slot: number, payload: Buffer): number {
     if (payload.length > this.nearMaxBytes) return -1;
     const form = canonicalize(payload);
     if (form === null) return -1;
     const key = hash('md5', `${typeIdx}\u0000${form.text}`, 'base64');
-    const known = this.nearIndex.get(key);
-    if (known === undefined) {
-      if (this.nears.length >= this.nearLimit) {
-        this.nearCapped = true;
-        return -1;
-      }
-      this.nearIndex.set(key, this.nears.length);
-      this.nears.push({ typeIdx, key, count: 0, distinct: 1, firstSlot: slot, paths: form.paths, firstValues: form.values, varying: null, samples: null });
-      return this.nears.length - 1;
-    }
-    const g = this.nears[known]!;
-    g.distinct++;
-    g.varying ??= new Set();
-    form.values.forEach((v, i) => {
-      if (v !== g.firstValues[i]) g.varying!.add(form.paths[i]!);
-    });
-    g.samples ??= this.lists.read(this.table.head[g.firstSlot]!);
-    return known;
+    return this.nears.join(key, typeIdx, slot, form, (first) => this.lists.read(this.table.head[first]!));
   }
 
   /** Exact groups (count ≥ 2) so far. */
@@ -129,7 +95,12 @@ export class DuplicateGrouper {
 
   /** Near groups (≥ 2 different payloads) so far. */
   get nearGroups(): number {
-    return this.nears.reduce((n, g) => n + (g.distinct >= 2 ? 1 : 0), 0);
+    return this.nears.groupCount;
+  }
+
+  /** True once a near shape went untracked (more than `nearLimit` shapes). */
+  get nearCapped(): boolean {
+    return this.nears.capped;
   }
 
   /** Tasks that keeping one task per exact group would delete. */
@@ -146,14 +117,14 @@ export class DuplicateGrouper {
   groups(limit: number): DuplicateGroup[] {
     const t = this.table;
     const exact = this.dupSlots.map((slot) => ({ kind: 'exact' as const, slot, count: t.count[slot]! }));
-    const near = this.nears.flatMap((g, i) => (g.distinct >= 2 ? [{ kind: 'near' as const, slot: i, count: g.count }] : []));
+    const near = [...this.nears.groups()].map((rec) => ({ kind: 'near' as const, rec, count: rec.count }));
     const top = [...exact, ...near]
       .sort((a, b) => b.count - a.count || (a.kind === b.kind ? 0 : a.kind === 'exact' ? -1 : 1))
       .slice(0, limit);
-    return top.map((g) => (g.kind === 'exact' ? this.exactGroup(g.slot) : this.nearGroup(this.nears[g.slot]!)));
+    return top.map((g) => (g.kind === 'exact' ? this.exactGroup(g.slot) : this.nearGroup(g.rec)));
   }
 
-  private tasks(samples: { id: string; stateIdx: number }[]): { id: string; state: string }[] {
+  private tasks(samples: Sample[]): { id: string; state: string }[] {
     // A task re-read because its set shifted during the scan must not appear twice: a "keep
     // the first, delete the rest" action would then delete the one it meant to keep.
     const seen = new Set<string>();
@@ -174,11 +145,11 @@ export class DuplicateGrouper {
     };
   }
 
-  private nearGroup(g: NearGroup): DuplicateGroup {
+  private nearGroup(g: NearGroupRecord): DuplicateGroup {
     const taskType = this.typeNames[g.typeIdx] ?? '';
     return {
       kind: 'near', id: `near:${taskType}:${Buffer.from(g.key, 'base64').toString('hex')}`, taskType, count: g.count,
-      tasks: this.tasks(g.samples ?? []), varyingFields: [...(g.varying ?? [])].sort(), payloadMd5: null, distinctPayloads: g.distinct,
+      tasks: this.tasks(g.samples), varyingFields: [...g.varying].sort(), payloadMd5: null, distinctPayloads: g.distinct,
     };
   }
 }

@@ -35,9 +35,6 @@ export interface LockFacts {
   now: Date;
 }
 
-/** States in which the holder may still run, so the lock still does its job. */
-export const LIVE_STATES: readonly string[] = ['pending', 'scheduled', 'retry', 'active', 'aggregating'];
-
 /** `2026-11-30T03:10:16Z`: whole seconds, as the API writes times. */
 export const isoSeconds = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 

@@ -1,0 +1,7 @@
+import { failureScanQuery } from '@/lib/contract/triage';
+import { route } from '@/lib/server/http';
+import { getHandlerNotFound } from '@/lib/server/services/triage';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route({ query: failureScanQuery }, ({ query }) => getHandlerNotFound(query));

@@ -1,0 +1,6 @@
+import { route } from '@/lib/server/http';
+import { getRoutingPatterns } from '@/lib/server/services/triage';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route({}, () => getRoutingPatterns());

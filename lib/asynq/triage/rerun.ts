@@ -1,0 +1,85 @@
+/**
+ * Recovery after a handler-not-found incident: once a worker with the handler is deployed,
+ * every not-found task of one type in one queue goes back to pending, in batches.
+ */
+import type { Redis } from 'ioredis';
+import type { AsynqError } from '../errors';
+import { assertQueue } from '../mutations/task-actions';
+import { bulkByIds } from '../mutations/bulk';
+import type { FailedState } from './failure-groups';
+import { readFailureFields } from './msg-reader';
+import { isHandlerNotFoundError } from './not-found';
+import { forEachSlice, listSources, sizeSources } from './slices';
+
+export interface RerunProgress {
+  /** Finding the tasks (reading the state's set), then moving them to pending. */
+  phase: 'scanning' | 'running';
+  state: FailedState;
+  done: number;
+  total: number;
+}
+
+export interface RerunOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: RerunProgress) => void;
+  /** Task IDs per move call (≤ 500; bulkByIds sizes batches to about 2 ms each). */
+  batchSize?: number;
+}
+
+export interface RerunResult {
+  succeeded: number;
+  /** Tasks that were found but could not be moved (a worker took a retry task meanwhile, …). */
+  failed: { id: string; error: AsynqError }[];
+  /** Per state: not-found tasks of the type found, and moved. */
+  byState: Partial<Record<FailedState, { found: number; succeeded: number; failed: number }>>;
+  /** True when the signal stopped it before the end. */
+  stopped: boolean;
+}
+
+/** Throws queue_not_found unless `qname` exists. One round trip (SISMEMBER). */
+export const assertRerunTarget = (redis: Redis, qname: string): Promise<void> => assertQueue(redis, 'rerunNotFound', qname);
+
+/** The IDs of the not-found tasks of `taskType` in one state's zset: one read per ≤ 500 tasks. */
+async function findIds(redis: Redis, qname: string, taskType: string, state: FailedState, opts: RerunOptions): Promise<string[]> {
+  const [src] = await listSources(redis, qname, [state]);
+  const [total = 0] = await sizeSources(redis, [src!]);
+  const ids: string[] = [];
+  let done = 0;
+  opts.onProgress?.({ phase: 'scanning', state, done, total });
+  await forEachSlice(redis, src!, (s) => {
+    s.ids.forEach((id, i) => {
+      const msg = s.msgs[i];
+      const f = msg ? readFailureFields(msg) : null;
+      if (f && f.type === taskType && isHandlerNotFoundError(f.errorMsg, taskType)) ids.push(id);
+    });
+    done += s.ids.length;
+    opts.onProgress?.({ phase: 'scanning', state, done: Math.min(done, total), total: Math.max(total, done) });
+  }, { signal: opts.signal });
+  return ids;
+}
+
+/**
+ * Re-runs (moves to pending, as asynq's RunTask does) every task of `taskType` in `qname`
+ * whose last error is asynq's not-found error, from each of `states`. Each move batch is atomic
+ * and checks the task is still in that state, so a task a worker took meanwhile is reported in
+ * `failed`, never moved twice. Throws queue_not_found.
+ */
+export async function rerunNotFound(redis: Redis, qname: string, taskType: string, states: readonly FailedState[], opts: RerunOptions = {}): Promise<RerunResult> {
+  await assertQueue(redis, 'rerunNotFound', qname);
+  const out: RerunResult = { succeeded: 0, failed: [], byState: {}, stopped: false };
+  for (const state of states) {
+    if (opts.signal?.aborted) return { ...out, stopped: true };
+    const ids = await findIds(redis, qname, taskType, state, opts);
+    if (opts.signal?.aborted) return { ...out, stopped: true };
+    const r = await bulkByIds(redis, qname, 'run', state, ids, {
+      signal: opts.signal,
+      ...(opts.batchSize ? { batchSize: opts.batchSize } : {}),
+      onProgress: (p) => opts.onProgress?.({ phase: 'running', state, ...p }),
+    });
+    out.succeeded += r.succeeded;
+    out.failed.push(...r.failed);
+    out.byState[state] = { found: ids.length, succeeded: r.succeeded, failed: r.failed.length };
+    if (r.stopped) return { ...out, stopped: true };
+  }
+  return out;
+}

@@ -1,0 +1,95 @@
+/**
+ * Task search across queues and states: result pages from a resumable cursor, and acting on
+ * every match (counted first, then streamed with progress).
+ */
+import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SearchActResultDto, SearchPreviewDto } from '@/lib/contract/search';
+import { apiPaths, withPairs, type QueryPairs } from '@/lib/paths';
+import { contracts } from './contracts';
+import { ApiError, apiFetch, apiLines } from './fetcher';
+import { queryKeys } from './keys';
+import { refreshShell } from './poll-policy';
+
+/** Matches asked for per request; a request may still return fewer (it reads ≤ 5,000 tasks). */
+export const SEARCH_PAGE_SIZE = 50;
+
+/** The filter as its query string: the cache key, and what a shared link carries. */
+export const filterKey = (filter: QueryPairs): string => withPairs('', filter).slice(1);
+
+/**
+ * One search, as the pages of its cursor. Never polled and never refetched behind the user's
+ * back: a refetch would re-read every page. The view resets it (Refresh, or after an action).
+ */
+export const searchResultsQuery = (filter: QueryPairs) =>
+  infiniteQueryOptions({
+    queryKey: queryKeys.search.results(filterKey(filter), SEARCH_PAGE_SIZE),
+    queryFn: ({ pageParam, signal }) =>
+      apiFetch(apiPaths.search(filter, { cursor: pageParam, size: SEARCH_PAGE_SIZE }), contracts.searchPage, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.cursor,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+
+/** The filter as the act endpoint's multi-map: a repeated key becomes a list. */
+export function filterBody(filter: QueryPairs): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of filter) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : [...(Array.isArray(prev) ? prev : [prev]), v];
+  }
+  return out;
+}
+
+export type SearchAction = 'run' | 'archive' | 'delete';
+
+export interface ActProgress {
+  scanned: number;
+  total: number;
+  matched: number;
+  succeeded: number;
+  failed: number;
+}
+
+interface ActVars {
+  filter: QueryPairs;
+  action: SearchAction;
+  preview: boolean;
+  onProgress: (p: ActProgress) => void;
+  signal: AbortSignal;
+}
+
+type Line = { progress?: ActProgress; result?: SearchPreviewDto | SearchActResultDto; error?: { code: string; message: string } };
+
+async function streamAct({ filter, action, preview, onProgress, signal }: ActVars): Promise<SearchPreviewDto | SearchActResultDto> {
+  let result: SearchPreviewDto | SearchActResultDto | undefined;
+  await apiLines(apiPaths.searchAct(), { filter: filterBody(filter), action, preview }, (value) => {
+    const line = value as Line;
+    if (line.progress) onProgress(line.progress);
+    else if (line.error) throw new ApiError(500, line.error.code, line.error.message);
+    else result = line.result ?? (value as SearchPreviewDto | SearchActResultDto);
+  }, signal);
+  if (!result) throw new ApiError(0, 'bad_response', 'The action ended without a result.');
+  return result;
+}
+
+/**
+ * Counts (`preview`) or runs / archives / deletes every match, reporting progress as the
+ * server streams it. After a real action every task read is stale: the lists, the counts,
+ * the shell, and the search itself (reset, so it starts again from the first task).
+ */
+export function useSearchAct() {
+  const qc = useQueryClient();
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: streamAct,
+    onSettled: (_data, _err, vars) => {
+      if (vars.preview) return;
+      refreshShell();
+      void qc.invalidateQueries({ queryKey: queryKeys.tasks.all });
+      void qc.invalidateQueries({ queryKey: queryKeys.queues.all });
+      void qc.resetQueries({ queryKey: queryKeys.search.all });
+    },
+  });
+}
