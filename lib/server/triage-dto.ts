@@ -2,10 +2,12 @@ import 'server-only';
 import { serversListeningOn, type FailureGroup, type NotFoundGroup, type ServerWithWorkers } from '@/lib/asynq';
 import type { FailureGroupDto, NotFoundGroupDto } from '@/lib/contract/triage';
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+/** ISO-8601 UTC without milliseconds, as every time in the API. */
+export const iso = (d: Date | null): string | null => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
+/** Unix seconds as {@link iso}; 0 (never) is null. */
 export const isoSec = (s: number): string | null => (s > 0 ? iso(new Date(s * 1000)) : null);
-export { iso };
 
+/** A not-found group with the live servers listening on its queue. */
 export function toNotFoundDto(g: NotFoundGroup, servers: readonly ServerWithWorkers[]): NotFoundGroupDto {
   const listeners = serversListeningOn(servers, g.queue).map((s) => ({ id: s.serverId, host: s.host, pid: s.pid, status: s.status }));
   return {
@@ -26,6 +28,7 @@ export function toNotFoundDto(g: NotFoundGroup, servers: readonly ServerWithWork
   };
 }
 
+/** A failure group; `explain` words the not-found ones. */
 export function toFailureDto(g: FailureGroup, explain: (taskType: string) => string): FailureGroupDto {
   return {
     kind: g.notFoundType === null ? 'error' : 'handler_not_found',

@@ -7,14 +7,17 @@ import { byText } from './compare';
 import { isHandlerNotFoundError, notFoundExplanation } from './not-found';
 import { errorSignature, MAX_SIGNATURE_LENGTH } from './signature';
 
+/** Sample task IDs kept per group. */
 export const SAMPLE_IDS = 10;
 /** Distinct signatures tracked; tasks with further signatures are only counted. */
 export const MAX_GROUPS = 10_000;
 const MAX_TYPES_PER_GROUP = 50;
 const EXAMPLE_LENGTH = MAX_SIGNATURE_LENGTH * 8;
 
+/** The two states a failed task waits in: retry (another attempt is due) or archived (no more). */
 export type FailedState = 'retry' | 'archived';
 
+/** One failed task, as the scan reads it from its msg. */
 export interface FailedTask {
   queue: string;
   id: string;
@@ -31,6 +34,7 @@ interface Span {
   last: number;
 }
 
+/** The tasks of one error signature, across queues. */
 export interface FailureGroup extends Span {
   signature: string;
   /** The task type when this is asynq's not-found error (the signature is then the exact message). */
@@ -49,6 +53,7 @@ export interface FailureGroup extends Span {
   exampleAt: number;
 }
 
+/** The not-found failures of one task type in one queue. */
 export interface NotFoundGroup extends Span {
   queue: string;
   taskType: string;
@@ -69,12 +74,17 @@ function widen(s: Span, t: number): void {
   if (t > s.last) s.last = t;
 }
 
+/**
+ * Both groupings at once, fed one task at a time by {@link add}: O(1) per task, memory bounded
+ * by MAX_GROUPS signatures (plus one entry per not-found queue and type) and 10 samples each.
+ */
 export class FailureGroups {
   readonly bySignature = new Map<string, FailureGroup>();
   readonly notFound = new Map<string, NotFoundGroup>();
   /** Tasks whose signature came after MAX_GROUPS others (counted, not grouped). */
   ungrouped = 0;
 
+  /** Counts one retry or archived task into its signature group (and its not-found group). */
   add(t: FailedTask): void {
     const nf = isHandlerNotFoundError(t.errorMsg, t.type);
     if (nf) this.addNotFound(t);

@@ -12,6 +12,7 @@ import { FailureGroups, type FailedState } from './failure-groups';
 import { readFailureFields, readTaskType } from './msg-reader';
 import { forEachSlice, listSources, sizeSources, type Slice, type Source } from './slices';
 
+/** What a failure scan reads. */
 export interface FailureScanOptions {
   /** Only this queue (queue_not_found when it does not exist); default every queue. */
   queue?: string | undefined;
@@ -20,8 +21,10 @@ export interface FailureScanOptions {
   signal?: AbortSignal;
 }
 
+/** Pass 1 (retry + archived), pass 2 (pending + scheduled of not-found types), or finished. */
 export type FailureScanPhase = 'failures' | 'waiting' | 'done';
 
+/** How far a scan got. */
 export interface FailureScanProgress {
   complete: boolean;
   phase: FailureScanPhase;
@@ -34,6 +37,7 @@ export interface FailureScanProgress {
   queues: string[];
 }
 
+/** A failure scan: nothing is read before prepare() or run(). */
 export interface FailureScan {
   /** Checks the queue and sizes the sets (one SISMEMBER or SMEMBERS, one pipeline). */
   prepare(): Promise<void>;

@@ -11,6 +11,7 @@ import { readFailureFields } from './msg-reader';
 import { isHandlerNotFoundError } from './not-found';
 import { forEachSlice, listSources, sizeSources } from './slices';
 
+/** Progress of a re-run, per state. */
 export interface RerunProgress {
   /** Finding the tasks (reading the state's set), then moving them to pending. */
   phase: 'scanning' | 'running';
@@ -19,6 +20,7 @@ export interface RerunProgress {
   total: number;
 }
 
+/** How a re-run runs. */
 export interface RerunOptions {
   signal?: AbortSignal;
   onProgress?: (p: RerunProgress) => void;
@@ -26,6 +28,7 @@ export interface RerunOptions {
   batchSize?: number;
 }
 
+/** What a re-run did. */
 export interface RerunResult {
   succeeded: number;
   /** Tasks that were found but could not be moved (a worker took a retry task meanwhile, …). */
@@ -67,7 +70,7 @@ async function findIds(redis: Redis, qname: string, taskType: string, state: Fai
 export async function rerunNotFound(redis: Redis, qname: string, taskType: string, states: readonly FailedState[], opts: RerunOptions = {}): Promise<RerunResult> {
   await assertQueue(redis, 'rerunNotFound', qname);
   const out: RerunResult = { succeeded: 0, failed: [], byState: {}, stopped: false };
-  for (const state of states) {
+  for (const state of new Set(states)) {
     if (opts.signal?.aborted) return { ...out, stopped: true };
     const ids = await findIds(redis, qname, taskType, state, opts);
     if (opts.signal?.aborted) return { ...out, stopped: true };

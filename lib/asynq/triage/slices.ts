@@ -24,6 +24,7 @@ export interface Slice {
   msgs: (Buffer | null)[];
 }
 
+/** Tasks per Redis call, at most: about 0.5 ms of Redis with SORT_RO beside a million tasks. */
 export const MAX_SLICE = 500;
 /** Slices are sized to bring about this many msg bytes, so big payloads shrink them. */
 const SLICE_BYTES = 4 * 1024 * 1024;
@@ -103,6 +104,7 @@ async function readSlice(redis: Redis, src: Source, offset: number, n: number, u
   return { ids, msgs: replies.map(([, m]) => (Buffer.isBuffer(m) ? m : null)) };
 }
 
+/** How {@link readSlices} reads. */
 export interface SliceOptions {
   /** Tasks per call, at most (and by default) 500. */
   maxSlice?: number;

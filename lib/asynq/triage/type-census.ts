@@ -14,6 +14,7 @@ import { forEachSlice, listSources, sizeSources, type Source } from './slices';
 /** Distinct (queue, type) pairs tracked; tasks of further pairs are only counted. */
 export const MAX_TYPES = 10_000;
 
+/** One task type in one queue, with its tasks per state. */
 export interface TypeCount {
   queue: string;
   taskType: string;
@@ -21,6 +22,7 @@ export interface TypeCount {
   total: number;
 }
 
+/** What a census reads. */
 export interface TypeCensusOptions {
   queue?: string | undefined;
   /** Default: every state. */
@@ -29,6 +31,7 @@ export interface TypeCensusOptions {
   signal?: AbortSignal;
 }
 
+/** A census so far; final once `complete`. */
 export interface TypeCensusReport {
   complete: boolean;
   scanned: number;
@@ -43,6 +46,7 @@ export interface TypeCensusReport {
   types: TypeCount[];
 }
 
+/** A census: prepare() sizes it (and checks the queue), run() reads, report() is cheap to poll. */
 export interface TypeCensus {
   prepare(): Promise<void>;
   run(): Promise<void>;

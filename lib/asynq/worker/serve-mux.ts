@@ -65,7 +65,7 @@ export class ServeMux implements HandlerObject {
    * `asynq: multiple registrations for <pattern>` for a pattern registered twice.
    */
   handle(pattern: string, handler: Handler | null | undefined): this {
-    if (pattern.trim() === '') throw new Error('asynq: invalid pattern');
+    if (isBlank(pattern)) throw new Error('asynq: invalid pattern');
     if (handler === null || handler === undefined) throw new Error('asynq: nil handler');
     if (this.exact.has(pattern)) throw new Error(`asynq: multiple registrations for ${pattern}`);
     const h = toHandlerObject(handler);
@@ -107,4 +107,15 @@ export class ServeMux implements HandlerObject {
     const e = this.byLength.find(({ pattern }) => type.startsWith(pattern));
     return e ? { handler: e.handler, pattern: e.pattern } : { handler: notFoundHandler, pattern: '' };
   }
+}
+
+/**
+ * Go's strings.TrimSpace(s) == "": Unicode White_Space only. JavaScript's trim() differs on two
+ * characters (it strips U+FEFF, which Go keeps, and keeps U+0085, which Go strips), and a
+ * pattern Go accepts must be accepted here too.
+ */
+const GO_SPACE = /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
+
+function isBlank(s: string): boolean {
+  return GO_SPACE.test(s);
 }

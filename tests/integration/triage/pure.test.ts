@@ -1,0 +1,86 @@
+/**
+ * The pure parts of triage, without Redis: error signatures, the msg field reader against the
+ * codec, not-found recognition and the routing explanation.
+ */
+import { describe, expect, it } from 'vitest';
+import { errorSignature, explainRoutes, goQuoteExact, isHandlerNotFoundError } from '@/lib/asynq';
+import { encodeTaskMessage } from '@/lib/asynq/codec';
+import { newTaskMessage } from '@/lib/asynq/testutil/factories';
+import { readFailureFields, readTaskType } from '@/lib/asynq/triage/msg-reader';
+
+describe('errorSignature', () => {
+  it.each([
+    ['order 1234 failed after 2.5s', 'order <n> failed after <n>s'],
+    ['user 550e8400-e29b-41d4-a716-446655440000 missing', 'user <uuid> missing'],
+    ['object 507f1f77bcf86cd799439011 gone, sha deadbeefcafe1234', 'object <hex> gone, sha <hex>'],
+    ['bad pointer 0xc000123abc', 'bad pointer <hex>'],
+    ['dial tcp 10.1.2.3:6379: i/o timeout', 'dial tcp <ip>:<n>: i/o timeout'],
+    ['Get "https://api.example.com/v1/users/42?token=abc&x=1": EOF', 'Get "…": EOF'],
+    ['fetch https://api.example.com/v1/users/42?token=abc failed', 'fetch https://api.example.com/v<n>/users/<n>?… failed'],
+    ["key 'user:9' not found", "key '…' not found"],
+    ['json: cannot unmarshal "x\\"y" into int', 'json: cannot unmarshal "…" into int'],
+    ['  many   spaces\n\tand lines  ', 'many spaces and lines'],
+    ['context deadline exceeded', 'context deadline exceeded'],
+    ['', ''],
+  ])('%j → %j', (msg, sig) => {
+    expect(errorSignature(msg)).toBe(sig);
+  });
+
+  it('never splits messages that differ only in numbers or ids, and cuts long ones', () => {
+    expect(errorSignature('retry 1 of 25 for job 77')).toBe(errorSignature('retry 20 of 25 for job 123456'));
+    const long = errorSignature('x'.repeat(10_000));
+    expect(long.length).toBe(501);
+    expect(long.endsWith('…')).toBe(true);
+  });
+});
+
+describe('msg field reader', () => {
+  it('reads what the codec wrote, for small and large messages', () => {
+    for (const payload of [new Uint8Array(), Buffer.alloc(100_000, 7)]) {
+      const m = newTaskMessage({ type: 'report:new', payload, retried: 7, errorMsg: 'handler not found for task "report:new"', lastFailedAt: 1_790_000_000, headers: { a: 'b' } });
+      const bytes = Buffer.from(encodeTaskMessage(m));
+      expect(readFailureFields(bytes)).toEqual({ type: 'report:new', retried: 7, errorMsg: m.errorMsg, lastFailedAt: 1_790_000_000 });
+      expect(readTaskType(bytes)).toBe('report:new');
+    }
+  });
+
+  it('answers null for bytes that are not a message, and "" for a message without a type', () => {
+    expect(readFailureFields(Buffer.from([0xff, 0xff]))).toBeNull();
+    expect(readFailureFields(Buffer.from([0x0a, 0x05, 0x61]))).toBeNull();
+    expect(readTaskType(Buffer.from([0x0f]))).toBeNull();
+    expect(readTaskType(Buffer.from(encodeTaskMessage(newTaskMessage({ type: '' }))))).toBe('');
+    expect(readFailureFields(Buffer.alloc(0))).toEqual({ type: '', retried: 0, errorMsg: '', lastFailedAt: 0 });
+  });
+});
+
+describe('not-found recognition', () => {
+  it('quotes as Go %q does', () => {
+    expect(goQuoteExact('a"b\\c\td\u007f\u00a0é😀\u200b\u{10ffff}')).toBe('"a\\"b\\\\c\\td\\x7f\\u00a0é😀\\u200b\\U0010ffff"');
+  });
+
+  it('accepts Go\'s and JSON\'s quoting of the task\'s own type, nothing else', () => {
+    expect(isHandlerNotFoundError('handler not found for task "a:b"', 'a:b')).toBe(true);
+    expect(isHandlerNotFoundError('handler not found for task "x\\u00a0"', 'x\u00a0')).toBe(true);
+    expect(isHandlerNotFoundError('handler not found for task "x\u00a0"', 'x\u00a0')).toBe(true);
+    expect(isHandlerNotFoundError('handler not found for task "a:c"', 'a:b')).toBe(false);
+    expect(isHandlerNotFoundError('wrapped: handler not found for task "a:b"', 'a:b')).toBe(false);
+    expect(isHandlerNotFoundError('handler not found for task "a:b" (retrying)', 'a:b')).toBe(false);
+    expect(isHandlerNotFoundError('', '')).toBe(false);
+  });
+});
+
+describe('explainRoutes', () => {
+  it('answers from the ServeMux, with warnings only off segment boundaries', () => {
+    expect(explainRoutes(['email', 'email:'], ['emailextra', 'email:x', 'email', 'other'])).toEqual([
+      expect.objectContaining({ taskType: 'emailextra', pattern: 'email', match: 'prefix', warning: expect.stringContaining('plain string prefixes') }),
+      expect.objectContaining({ taskType: 'email:x', pattern: 'email:', match: 'prefix', warning: null }),
+      expect.objectContaining({ taskType: 'email', pattern: 'email', match: 'exact', warning: null }),
+      expect.objectContaining({ taskType: 'other', pattern: null, match: 'none', warning: null }),
+    ]);
+  });
+
+  it('throws asynq\'s registration texts with the failing index', () => {
+    expect(() => explainRoutes(['a', '  '], [])).toThrow(expect.objectContaining({ message: 'asynq: invalid pattern', details: { field: 'patterns.1', pattern: '  ' } }));
+    expect(() => explainRoutes(['a', 'a'], [])).toThrow('asynq: multiple registrations for a');
+  });
+});
