@@ -19,8 +19,9 @@ import { describeAndPin } from './machine';
 import { readsCase } from './reads-case';
 import { searchCase } from './search-case';
 import { fileHeader } from './report';
+import { uiCase } from './ui-case';
 
-const CASES: BenchCase[] = [readsCase, bulkCase, diagnosticsCase, searchCase];
+const CASES: BenchCase[] = [readsCase, bulkCase, diagnosticsCase, searchCase, uiCase];
 const RESULTS = new URL('./results.md', import.meta.url);
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {

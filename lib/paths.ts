@@ -40,6 +40,14 @@ export const paths = {
   /** The task search; the filter travels as the API's own parameters, so a link shares it. */
   search: (filter: QueryPairs = [], query?: Query) => withPairs('/search', filter, query),
   enqueue: (query?: Query) => withQuery('/enqueue', query),
+  /** A queue's Locks tab; `key` focuses one lock (the one a task's badge names). */
+  queueLocks: (qname: string, query?: Query) => withQuery(`/queues/${seg(qname)}`, { tab: 'locks', ...query }),
+  duplicates: (qname: string, query?: Query) => withQuery(`/queues/${seg(qname)}/duplicates`, query),
+  uniqueness: (query?: Query) => withQuery('/uniqueness', query),
+  /** Failed tasks by error signature; `queue` filters, `type` (with `queue`) opens that not-found group. */
+  failures: (query?: { queue?: string; type?: string }) => withQuery('/failures', query),
+  /** The routing explainer; `patterns` (one per line) makes a shareable link, `queue` narrows the types. */
+  routing: (query?: { patterns?: string; queue?: string }) => withQuery('/routing', query),
 };
 
 export const apiPaths = {
@@ -66,6 +74,19 @@ export const apiPaths = {
   enqueue: (qname: string) => `/api/queues/${seg(qname)}/tasks`,
   enqueueCheck: (qname: string) => `/api/queues/${seg(qname)}/enqueue-check`,
   enqueueBatch: () => '/api/enqueue-batch',
+  /** GET a page (`cursor`) or one lock (`key`); DELETE releases `key` while `holder` holds it. */
+  locks: (qname: string, query?: Query) => withQuery(`/api/queues/${seg(qname)}/locks`, query),
+  allLocks: (query?: Query) => withQuery('/api/locks', query),
+  /** GET starts or continues the scan of `states`; DELETE (same query) cancels it. */
+  duplicates: (qname: string, query: { states: string; samples?: number }) => withQuery(`/api/queues/${seg(qname)}/duplicates`, query),
+  resolveDuplicates: (qname: string) => `/api/queues/${seg(qname)}/duplicates/resolve`,
+  /** The triage scans: each GET continues the shared server-side scan, waiting up to `wait` ms. */
+  failures: (query?: { queue?: string; limit?: number; wait?: number }) => withQuery('/api/failures', query),
+  handlerNotFound: (query?: { queue?: string; wait?: number }) => withQuery('/api/handler-not-found', query),
+  rerunNotFound: () => '/api/handler-not-found/rerun',
+  taskTypes: (query?: { queue?: string; states?: string; wait?: number }) => withQuery('/api/task-types', query),
+  routingExplain: () => '/api/routing/explain',
+  routingPatterns: () => '/api/routing/patterns',
 };
 
 /**

@@ -4,6 +4,7 @@
  * `useSearchParams`) into a checked value; anything malformed falls back to the default
  * rather than erroring, since URLs get hand-edited and truncated.
  */
+import type { LockDto } from '@/lib/contract/diagnostics';
 import type { SEARCH_LIST_PARAMS, SEARCH_TEXT_PARAMS, SEARCH_TIME_PARAMS } from '@/lib/contract/search';
 import type { TaskStateDto } from '@/lib/contract/tasks';
 import type { QueryPairs } from '@/lib/paths';
@@ -87,6 +88,64 @@ export function parseServersView(sp: SearchParamsLike): ServersViewState {
   return { open: get(sp, 'open') || undefined };
 }
 
+type LockFindingCode = LockDto['findings'][number]['code'];
+/** Lock findings, most severe first. Re-declared (the contract's enum would bring zod along). */
+export const LOCK_FINDINGS = ['held_by_archived', 'orphaned', 'expires_before_retries_end', 'no_expiry'] as const satisfies readonly LockFindingCode[];
+/** Fails to compile if the contract gains a finding this list lacks. */
+const _everyFinding: Record<LockFindingCode, true> = Object.fromEntries(LOCK_FINDINGS.map((f) => [f, true])) as Record<(typeof LOCK_FINDINGS)[number], true>;
+/** A lock table's filter: one finding, or the locks with none. */
+export type LockFilter = LockFindingCode | 'healthy';
+const LOCK_FILTERS: readonly LockFilter[] = [...LOCK_FINDINGS, 'healthy'];
+
+const lockFilter = (v: string | undefined): LockFilter | undefined => LOCK_FILTERS.find((f) => f === v);
+
+export interface QueueTabState {
+  /** The state tabs' task table, or the queue's unique locks. */
+  tab: 'tasks' | 'locks';
+  /** The lock to focus (a task's badge links here with its lock key). */
+  key: string | undefined;
+  finding: LockFilter | undefined;
+}
+
+export function parseQueueTab(sp: SearchParamsLike): QueueTabState {
+  const tab = oneOf(get(sp, 'tab'), ['tasks', 'locks'] as const, 'tasks');
+  if (tab === 'tasks') return { tab, key: undefined, finding: undefined };
+  return { tab, key: get(sp, 'key') || undefined, finding: lockFilter(get(sp, 'finding')) };
+}
+
+export interface UniquenessViewState {
+  finding: LockFilter | undefined;
+  /** '' for every queue. */
+  queue: string;
+}
+
+export function parseUniquenessView(sp: SearchParamsLike): UniquenessViewState {
+  return { finding: lockFilter(get(sp, 'finding')), queue: get(sp, 'queue') ?? '' };
+}
+
+export const DUPLICATE_KINDS = ['all', 'exact', 'near'] as const;
+export type DuplicateKindFilter = (typeof DUPLICATE_KINDS)[number];
+/** What a duplicate scan reads unless told otherwise, as the API does: every state but active. */
+export const DUPLICATE_DEFAULT_STATES: TaskStateDto[] = TASK_STATES.filter((s) => s !== 'active');
+
+export interface DuplicatesViewState {
+  /** In asynq's order, never empty. */
+  states: TaskStateDto[];
+  kind: DuplicateKindFilter;
+  /** Whether the scan was asked for (a shared link starts it too). */
+  scan: boolean;
+}
+
+export function parseDuplicatesView(sp: SearchParamsLike): DuplicatesViewState {
+  const listed = (get(sp, 'states') ?? '').split(',');
+  const states = TASK_STATES.filter((s) => listed.includes(s));
+  return {
+    states: states.length > 0 ? states : DUPLICATE_DEFAULT_STATES,
+    kind: oneOf(get(sp, 'kind'), DUPLICATE_KINDS, 'all'),
+    scan: get(sp, 'scan') === '1',
+  };
+}
+
 /**
  * The search filter's parameter names, as GET /api/tasks/search takes them. Re-declared here
  * (lib/contract/search.ts would bring zod into the bundle); the `satisfies` and the records
@@ -150,4 +209,41 @@ export function parseSearchView(sp: SearchParamsLike): SearchViewState {
   const pairs = entries.filter(([k, v]) => isFilterKey(k) && v !== '');
   const ignored = [...new Set(entries.map(([k]) => k).filter((k) => k !== 'q' && !isFilterKey(k)))];
   return { filter: mergeFilter([], pairs), q: get(sp, 'q')?.trim() || undefined, ignored };
+}
+
+export interface EnqueueViewState {
+  queue: string;
+  /** A task ID in `queue` whose fields fill the form. */
+  clone: string | undefined;
+  tab: 'one' | 'batch';
+}
+
+export function parseEnqueueView(sp: SearchParamsLike): EnqueueViewState {
+  return { queue: get(sp, 'queue') || 'default', clone: get(sp, 'clone') || undefined, tab: get(sp, 'tab') === 'batch' ? 'batch' : 'one' };
+}
+
+export interface FailuresViewState {
+  /** '' for every queue. */
+  queue: string;
+  /** With `queue`: the not-found group of this task type to open and scroll to (a task page links here). */
+  type: string | undefined;
+}
+
+export function parseFailuresView(sp: SearchParamsLike): FailuresViewState {
+  return { queue: get(sp, 'queue') ?? '', type: get(sp, 'type') || undefined };
+}
+
+export const ROUTE_FILTERS = ['all', 'failing', 'warning', 'none', 'prefix', 'exact'] as const;
+export type RouteFilter = (typeof ROUTE_FILTERS)[number];
+
+export interface RoutingViewState {
+  /** The pasted patterns, one per line; undefined when the URL has none (the saved ones apply). */
+  patterns: string | undefined;
+  show: RouteFilter;
+  /** The queue whose task types are routed ('' for every queue): the ones the deployment listens on. */
+  queue: string;
+}
+
+export function parseRoutingView(sp: SearchParamsLike): RoutingViewState {
+  return { patterns: get(sp, 'patterns'), show: oneOf(get(sp, 'show'), ROUTE_FILTERS, 'all'), queue: get(sp, 'queue') ?? '' };
 }

@@ -2,11 +2,17 @@ import type { ReactNode } from 'react';
 import { Icon, type IconName } from '@/components/ui/icons';
 import { paths } from '@/lib/paths';
 import { NavLink } from './nav-link';
+import { ShellSearch } from './shell-search';
 
 const NAV: { href: string; label: string; icon: IconName }[] = [
   { href: paths.overview(), label: 'Overview', icon: 'overview' },
+  { href: paths.failures(), label: 'Failures', icon: 'alert' },
+  { href: paths.search(), label: 'Search', icon: 'search' },
+  { href: paths.enqueue(), label: 'Enqueue', icon: 'plus' },
   { href: paths.servers(), label: 'Servers', icon: 'server' },
   { href: paths.schedulers(), label: 'Schedulers', icon: 'clock' },
+  { href: paths.routing(), label: 'Routing', icon: 'route' },
+  { href: paths.uniqueness(), label: 'Uniqueness', icon: 'lock' },
   { href: paths.redis(), label: 'Redis', icon: 'database' },
   { href: paths.settings(), label: 'Settings', icon: 'settings' },
 ];
@@ -27,6 +33,7 @@ export function AppSidebar({ children }: { children: ReactNode }) {
             <span className="text-sm font-semibold tracking-tight text-fg">asynqlens</span>
           </NavLink>
         </div>
+        <ShellSearch />
         <nav aria-label="Main" className="flex gap-0.5 overflow-x-auto px-2 md:flex-col">
           {NAV.map((item) => (
             <NavLink key={item.href} href={item.href}>

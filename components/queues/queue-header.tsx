@@ -4,6 +4,8 @@ import { Link } from '@/components/ui/link';
 import { PageHeader } from '@/components/common/page-header';
 import { RelativeTime } from '@/components/common/relative-time';
 import { Badge } from '@/components/ui/badge';
+import { buttonClass } from '@/components/ui/button';
+import { Icon } from '@/components/ui/icons';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import { paths } from '@/lib/paths';
 import { errorRate, formatBytes, formatDuration, formatNumber, formatPercent } from '@/lib/utils';
@@ -58,6 +60,9 @@ export function QueueHeader({ qname, stats, readOnly }: { qname: string; stats: 
         stats &&
         !readOnly && (
           <>
+            <Link href={paths.enqueue({ queue: qname })} className={buttonClass()}>
+              <Icon name="plus" size={13} /> Enqueue
+            </Link>
             <PauseToggle qname={qname} paused={stats.paused} />
             <DeleteQueueButton qname={qname} size={stats.size} />
           </>

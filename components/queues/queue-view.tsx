@@ -1,11 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
 import { Link } from '@/components/ui/link';
 import { ErrorState } from '@/components/common/states';
 import { useSearchState } from '@/components/common/use-search-state';
+import { QueueLocks } from '@/components/locks/queue-locks';
 import { GroupFilter } from '@/components/tasks/group-filter';
-import { TaskStateTabs } from '@/components/tasks/task-state-tabs';
 import { TaskTable } from '@/components/tasks/task-table';
 import { Panel } from '@/components/ui/panel';
 import { paths } from '@/lib/paths';
@@ -14,12 +15,18 @@ import { useReadOnly } from '@/lib/query/health';
 import { queueFingerprint } from '@/lib/query/fingerprints';
 import { queueQuery } from '@/lib/query/queues';
 import { usePollInterval } from '@/lib/query/use-poll-interval';
-import { parseQueueView } from '@/lib/url-state';
+import { parseQueueTab, parseQueueView } from '@/lib/url-state';
 import { QueueHeader } from './queue-header';
+import { QueueTabs } from './queue-tabs';
 
-/** One queue: its figures, a tab per state, and that state's tasks. State lives in the URL. */
+/**
+ * One queue: its figures, a tab per state with that state's tasks, and its unique locks.
+ * State lives in the URL. Duplicates is a page of its own (its tab navigates there).
+ */
 export function QueueView({ qname }: { qname: string }) {
+  const router = useRouter();
   const [view, setView, href] = useSearchState(parseQueueView);
+  const [tab, setTab] = useSearchState(parseQueueTab);
   const readOnly = useReadOnly();
   const poll = usePollInterval({ fingerprint: queueFingerprint });
   const { data: stats, error } = useQuery({ ...queueQuery(qname), ...poll });
@@ -39,20 +46,29 @@ export function QueueView({ qname }: { qname: string }) {
     <>
       <QueueHeader qname={qname} stats={stats} readOnly={readOnly} />
       <Panel flush>
-        <div className="flex flex-wrap items-end justify-between gap-2 border-b border-line px-2">
-          <TaskStateTabs
-            stats={stats}
-            active={view.state}
-            href={(state) => href({ state, page: null, group: null })}
-            onSelect={(state) => setView({ state, page: null, group: null })}
-          />
-          {view.state === 'aggregating' && (
+        <QueueTabs
+          qname={qname}
+          stats={stats}
+          active={tab.tab === 'locks' ? 'locks' : view.state}
+          stateHref={(state) => href({ state, page: null, group: null, tab: null, key: null, finding: null })}
+          locksHref={paths.queueLocks(qname)}
+          onSelect={(t) => {
+            if (t === 'duplicates') router.push(paths.duplicates(qname));
+            else if (t === 'locks') setView({ tab: 'locks', state: null, page: null, group: null });
+            else setView({ state: t, page: null, group: null, tab: null, key: null, finding: null });
+          }}
+        >
+          {tab.tab === 'tasks' && view.state === 'aggregating' && (
             <div className="py-1.5 pr-1">
               <GroupFilter qname={qname} group={view.group} onChange={(group) => setView({ group, page: null })} />
             </div>
           )}
-        </div>
-        <TaskTable qname={qname} view={view} readOnly={readOnly} onPage={(p) => setView(p)} />
+        </QueueTabs>
+        {tab.tab === 'locks' ? (
+          <QueueLocks qname={qname} view={tab} readOnly={readOnly} onView={(patch) => setTab(patch, 'replace')} />
+        ) : (
+          <TaskTable qname={qname} view={view} readOnly={readOnly} onPage={(p) => setView(p)} />
+        )}
       </Panel>
     </>
   );

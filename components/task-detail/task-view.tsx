@@ -6,6 +6,7 @@ import { Link } from '@/components/ui/link';
 import { CopyButton } from '@/components/common/copy-button';
 import { PageHeader } from '@/components/common/page-header';
 import { ErrorState } from '@/components/common/states';
+import { TaskNotFoundCallout } from '@/components/failures/task-not-found-callout';
 import { PayloadView, toContent } from '@/components/payload/payload-view';
 import { TaskPayloadPanel } from '@/components/payload/task-payload-panel';
 import { StateBadge } from '@/components/tasks/state-badge';
@@ -20,6 +21,7 @@ import { usePollInterval } from '@/lib/query/use-poll-interval';
 import { HeadersPanel } from './headers-panel';
 import { TaskActionsBar } from './task-actions-bar';
 import { TaskFields } from './task-fields';
+import { TaskReuseActions } from './task-reuse-actions';
 import { UniqueLockPanel } from './unique-lock-panel';
 
 /** Everything about one task. Polling stops once it is completed or archived. */
@@ -57,8 +59,16 @@ export function TaskView({ qname, taskId }: { qname: string; taskId: string }) {
             <CopyButton text={task.id} label="Copy ID" />
           </>
         }
-        actions={!readOnly && <TaskActionsBar task={task} />}
+        actions={
+          !readOnly && (
+            <>
+              <TaskReuseActions task={task} />
+              <TaskActionsBar task={task} />
+            </>
+          )
+        }
       />
+      <TaskNotFoundCallout task={task} />
       {task.problem && (
         <div role="alert" className="rounded-lg border border-danger/30 bg-danger-soft px-3 py-2 text-[13px] text-danger">
           This task&apos;s record cannot be read: {task.problem}

@@ -16,31 +16,28 @@ export function useLockRemaining(lock: UniqueLockDto, fetchedAt: number): number
   return Math.max(0, lock.ttlSeconds - elapsed);
 }
 
-/** The unique lock in a table cell: held by this task (with a live TTL), by another, or gone. */
+/**
+ * The unique lock in a table cell: held by this task (with a live TTL), by another, or gone.
+ * It links to the lock on the queue's Locks tab, which shows its holder and findings.
+ */
 export function LockBadge({ lock, fetchedAt, qname }: { lock: UniqueLockDto; fetchedAt: number; qname: string }) {
   const left = useLockRemaining(lock, fetchedAt);
   if (left === null || (left === 0 && lock.ttlSeconds !== -1)) {
     return <Badge title={lock.key}>lock gone</Badge>;
   }
   const ttl = left < 0 ? 'no expiry' : formatDuration(left);
-  if (!lock.ownedByThisTask) {
-    return (
-      <Badge tone="amber" title={`${lock.key} is held by ${lock.holderId ?? 'another task'}`}>
-        <Icon name="lock" size={11} />
-        {lock.holderId ? (
-          <Link href={paths.task(qname, lock.holderId)} className="hover:underline" onClick={(e) => e.stopPropagation()}>
-            other · {ttl}
-          </Link>
-        ) : (
-          `other · ${ttl}`
-        )}
-      </Badge>
-    );
-  }
+  const other = !lock.ownedByThisTask;
   return (
-    <Badge tone="violet" title={lock.key}>
-      <Icon name="lock" size={11} />
-      <span className="tabular">{ttl}</span>
-    </Badge>
+    <Link
+      href={paths.queueLocks(qname, { key: lock.key })}
+      aria-label={other ? 'Unique lock (held by another task)' : 'Unique lock'}
+      title={other ? `${lock.key} is held by ${lock.holderId ?? 'another task'}` : lock.key}
+      className="inline-flex rounded hover:opacity-80"
+    >
+      <Badge tone={other ? 'amber' : 'violet'}>
+        <Icon name="lock" size={11} />
+        <span className="tabular">{other ? `other · ${ttl}` : ttl}</span>
+      </Badge>
+    </Link>
   );
 }

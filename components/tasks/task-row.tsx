@@ -9,6 +9,7 @@ import { paths } from '@/lib/paths';
 import type { TaskAction } from '@/lib/query/task-mutations';
 import { cn, formatBytes, preview } from '@/lib/utils';
 import { LockBadge } from './lock-badge';
+import { StateBadge } from './state-badge';
 import { TaskRowActions } from './task-row-actions';
 import { TaskWhen } from './task-when';
 
@@ -23,6 +24,8 @@ interface Props {
   onToggle: () => void;
   onOpen: () => void;
   onAction: (a: TaskAction) => void;
+  /** Rows from many queues and states (search results): add the queue and state cells. */
+  showPlace?: boolean;
 }
 
 function PayloadPreview({ task }: { task: TaskDto }) {
@@ -35,7 +38,7 @@ function PayloadPreview({ task }: { task: TaskDto }) {
  * One task. Every string in it (type, payload, error) is untrusted and rendered as text only.
  * A task whose record is missing or corrupt is still a row, flagged with the reason.
  */
-export function TaskRow({ task, state, index, active, selected, fetchedAt, actions, onToggle, onOpen, onAction }: Props) {
+export function TaskRow({ task, state, index, active, selected, fetchedAt, actions, onToggle, onOpen, onAction, showPlace }: Props) {
   return (
     <tr
       data-row-index={index}
@@ -59,6 +62,18 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
           {task.id}
         </Link>
       </TD>
+      {showPlace && (
+        <>
+          <TD className="max-w-32 truncate" title={task.queue}>
+            <Link href={paths.queue(task.queue, { state: task.state })} className="hover:underline">
+              {task.queue}
+            </Link>
+          </TD>
+          <TD>
+            <StateBadge state={task.state} />
+          </TD>
+        </>
+      )}
       {task.problem ? (
         <TD colSpan={6} className="text-danger">
           <span className="flex items-center gap-1.5">

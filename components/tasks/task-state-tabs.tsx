@@ -7,7 +7,8 @@ import { TASK_STATES } from '@/lib/url-state';
 
 interface Props {
   stats: QueueStatsDto | undefined;
-  active: TaskStateDto;
+  /** null while another tab of the queue (Locks) is shown. */
+  active: TaskStateDto | null;
   href: (state: TaskStateDto) => string;
   onSelect: (state: TaskStateDto) => void;
 }
@@ -17,7 +18,7 @@ export function TaskStateTabs({ stats, active, href, onSelect }: Props) {
   return (
     <Tabs
       label="Task states"
-      active={active}
+      active={active ?? ''}
       onSelect={(k) => onSelect(k as TaskStateDto)}
       items={TASK_STATES.map((s) => ({ key: s, label: s[0]?.toUpperCase() + s.slice(1), count: stats?.[s], href: href(s) }))}
     />

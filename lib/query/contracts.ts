@@ -18,6 +18,8 @@ const tasks = () => import('@/lib/contract/tasks');
 const servers = () => import('@/lib/contract/servers');
 const mutations = () => import('@/lib/contract/mutations');
 const search = () => import('@/lib/contract/search');
+const diagnostics = () => import('@/lib/contract/diagnostics');
+const triage = () => import('@/lib/contract/triage');
 
 export const contracts = {
   health: () => servers().then((m) => m.healthSchema),
@@ -37,4 +39,13 @@ export const contracts = {
   searchPage: () => search().then((m) => m.searchPageSchema),
   searchPreview: () => search().then((m) => m.searchPreviewSchema),
   searchActResult: () => search().then((m) => m.searchActResultSchema),
+  lockList: () => diagnostics().then((m) => m.lockListSchema),
+  duplicatesReport: () => diagnostics().then((m) => m.duplicatesReportSchema),
+  resolveDuplicatesResult: () => diagnostics().then((m) => m.resolveDuplicatesResult),
+  failures: () => triage().then((m) => m.failuresSchema),
+  handlerNotFound: () => triage().then((m) => m.handlerNotFoundSchema),
+  taskTypes: () => triage().then((m) => m.taskTypesSchema),
+  routingExplain: () => triage().then((m) => m.routingExplainSchema),
+  routingPatterns: () => triage().then((m) => m.routingPatternsSchema),
+  rerunResult: () => triage().then((m) => m.rerunResultSchema),
 };

@@ -1,6 +1,6 @@
 /**
- * Enqueueing by hand: one task, a batch, the read-only pre-check, a scheduled task's new
- * payload, and the task types to suggest.
+ * Enqueueing by hand: one task, a batch, the read-only pre-check, and a scheduled task's new
+ * payload. (Type suggestions come from the task-type census, routing.ts.)
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -33,21 +33,6 @@ export const enqueueCheckQuery = (qname: string, input: EnqueueCheckInput) =>
         headers: { 'content-type': 'application/json' },
         signal,
       }),
-  });
-
-/**
- * Task types seen in Redis, to suggest: those of the first 100 tasks a search meets (in
- * `qname`, or anywhere). A hint, not a census; there is no cheaper read of "every type".
- */
-export const taskTypesQuery = (qname: string | null) =>
-  queryOptions({
-    queryKey: queryKeys.enqueue.types(qname),
-    queryFn: async ({ signal }) => {
-      const page = await apiFetch(apiPaths.search(qname ? [['queue', qname]] : [], { size: 100 }), contracts.searchPage, { signal });
-      return [...new Set(page.tasks.map((t) => t.type).filter(Boolean))].sort();
-    },
-    staleTime: 60_000,
-    retry: false,
   });
 
 /** Enqueues one task. Refusals (duplicate, ID conflict, bad option) are shown by the form: silent. */

@@ -47,6 +47,36 @@ export const queryKeys = {
     all: ['enqueue'] as const,
     /** `input` carries a digest of the payload, not the payload (it can be megabytes). */
     check: (qname: string, input: Record<string, unknown>) => [...queryKeys.enqueue.all, 'check', qname, input] as const,
-    types: (qname: string | null) => [...queryKeys.enqueue.all, 'types', qname] as const,
+  },
+  locks: {
+    all: ['locks'] as const,
+    queue: (qname: string) => [...queryKeys.locks.all, 'queue', qname] as const,
+    /** Every lock of one queue, page by page (an infinite query over the SCAN cursor). */
+    list: (qname: string) => [...queryKeys.locks.queue(qname), 'list'] as const,
+    one: (qname: string, key: string) => [...queryKeys.locks.queue(qname), 'one', key] as const,
+    /** Every lock of every queue, page by page. */
+    every: () => [...queryKeys.locks.all, 'every'] as const,
+  },
+  duplicates: {
+    all: ['duplicates'] as const,
+    queue: (qname: string) => [...queryKeys.duplicates.all, qname] as const,
+    scan: (qname: string, states: readonly string[], samples: number) =>
+      [...queryKeys.duplicates.queue(qname), 'scan', { states: states.join(','), samples }] as const,
+  },
+  /** The triage scans (failures, not-found groups, task-type census); a re-run resets them all. */
+  triage: {
+    all: ['triage'] as const,
+    /** `queue` null: every queue. */
+    failures: (queue: string | null) => [...queryKeys.triage.all, 'failures', queue] as const,
+    notFound: (queue: string | null) => [...queryKeys.triage.all, 'not-found', queue] as const,
+    /** `queue` null: every queue. */
+    taskTypes: (queue: string | null = null) => [...queryKeys.triage.all, 'task-types', queue] as const,
+  },
+  routing: {
+    all: ['routing'] as const,
+    patterns: () => [...queryKeys.routing.all, 'patterns'] as const,
+    /** Both lists as JSON text: one string each, however many entries (and newlines in them). */
+    explain: (patterns: readonly string[], taskTypes: readonly string[]) =>
+      [...queryKeys.routing.all, 'explain', { patterns: JSON.stringify(patterns), taskTypes: JSON.stringify(taskTypes) }] as const,
   },
 };

@@ -21,18 +21,24 @@ interface Options<T> {
   whileFailingMs?: number;
   /** Never stretch. */
   steady?: boolean;
+  /**
+   * A job the viewer started (a duplicate scan): read its progress this often until `stopWhen`,
+   * whatever the setting, since watching it finish is the point of the page.
+   */
+  progressMs?: number;
 }
 
 const seen = new WeakMap<object, { fp: unknown; changedAt: number }>();
 
 export function usePollInterval<T>(opts: Options<T> = {}) {
   const [{ pollIntervalMs }] = useSettings();
-  const { fingerprint, stopWhen, whileFailingMs, steady } = opts;
+  const { fingerprint, stopWhen, whileFailingMs, steady, progressMs } = opts;
   return useMemo(() => {
     const refetchInterval = (query: PolledQuery<T>): number | false => {
       const data = query.state.data;
       const failing = query.state.status === 'error';
       if (data !== undefined && !failing && stopWhen?.(data)) return false;
+      if (progressMs && !failing) return progressMs;
       let idleMs = 0;
       if (data !== undefined) {
         const fp = fingerprint ? fingerprint(data) : data;
@@ -43,5 +49,5 @@ export function usePollInterval<T>(opts: Options<T> = {}) {
       return pollDelay({ baseMs: pollIntervalMs, idleMs, failing, failingMs: whileFailingMs, steady });
     };
     return { refetchInterval, refetchIntervalInBackground: false };
-  }, [pollIntervalMs, fingerprint, stopWhen, whileFailingMs, steady]);
+  }, [pollIntervalMs, fingerprint, stopWhen, whileFailingMs, steady, progressMs]);
 }

@@ -2,9 +2,11 @@ import 'server-only';
 import { connection } from 'next/server';
 import type { HistoryDto, QueueStatsDto } from '@/lib/contract/queues';
 import type { HealthDto } from '@/lib/contract/servers';
+import type { HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { toErrorResponse } from '@/lib/server/errors';
 import { getHistory, listQueues } from '@/lib/server/services/queues';
 import { getHealth } from '@/lib/server/services/servers';
+import { getHandlerNotFound } from '@/lib/server/services/triage';
 
 /**
  * What the server-rendered parts (the shell and the overview) read, through the same services
@@ -40,15 +42,17 @@ export async function loadQueues(): Promise<Loaded<QueueStatsDto[]>> {
 
 /**
  * A minute-long memo for reads that change slowly but would otherwise run on every refresh of
- * every open tab: the Redis version (INFO server) and past days' counters. Failures are not kept.
+ * every open tab: the Redis version (INFO server) and past days' counters. Failures are not kept,
+ * nor values `keep` refuses (a scan's answer while it is still running).
  */
-function memo<T>(ttlMs: number) {
+function memo<T>(ttlMs: number, keep: (value: T) => boolean = () => true) {
   const entries = new Map<string, { at: number; value: Promise<T> }>();
   return (key: string, read: () => Promise<T>): Promise<T> => {
     const hit = entries.get(key);
     if (hit && Date.now() - hit.at < ttlMs) return hit.value;
     const value = read();
-    value.catch(() => entries.delete(key));
+    const drop = () => entries.get(key)?.value === value && entries.delete(key);
+    value.then((v) => keep(v) || drop(), drop);
     if (entries.size > 1000) entries.clear();
     entries.set(key, { at: Date.now(), value });
     return value;
@@ -72,4 +76,21 @@ export async function loadHealth(): Promise<HealthDto | null> {
 export async function loadHistory(queues: string[], days: number): Promise<Loaded<HistoryDto[]>> {
   await connection();
   return attempt(() => Promise.all(queues.map((q) => historyMemo(`${q}\n${days}`, () => getHistory(q, days)))));
+}
+
+/** Only a finished scan's answer is kept: a running scan is asked again at the next refresh. */
+const notFoundMemo = memo<HandlerNotFoundDto>(60_000, (d) => d.complete);
+
+/**
+ * The handler-not-found groups for the overview's callout: the service (and the shared scan)
+ * behind GET /api/handler-not-found. The scan reads every retry and archived task, so it runs
+ * only when some queue has some, and an answer is reused while every queue's retry and archived
+ * counts stay as they were (a minute at most): a re-run, or a new failure, rescans at the next
+ * refresh. It waits at most a second; the callout streams in beside the overview.
+ */
+export async function loadNotFound(queues: QueueStatsDto[]): Promise<Loaded<NotFoundGroupDto[]>> {
+  await connection();
+  const failed = queues.filter((q) => q.retry + q.archived > 0).map((q) => [q.queue, q.retry, q.archived]);
+  if (failed.length === 0) return { ok: true, data: [] };
+  return attempt(async () => (await notFoundMemo(JSON.stringify(failed), () => getHandlerNotFound({ wait: 1000 }))).groups);
 }

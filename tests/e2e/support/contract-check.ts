@@ -6,8 +6,11 @@
 import type { Page, Response } from 'playwright-core';
 import type { z } from 'zod';
 import { errorBodySchema } from '../../../lib/contract/common';
-import { bulkResultSchema } from '../../../lib/contract/mutations';
+import { duplicatesReportSchema, lockListSchema, resolveDuplicatesResult } from '../../../lib/contract/diagnostics';
+import { batchEnqueueResultSchema, bulkResultSchema, enqueueCheckSchema } from '../../../lib/contract/mutations';
 import { groupListSchema, historySchema, queueListSchema, queueStatsSchema } from '../../../lib/contract/queues';
+import { searchActResultSchema, searchPageSchema, searchPreviewSchema } from '../../../lib/contract/search';
+import { failuresSchema, handlerNotFoundSchema, rerunResultSchema, routingExplainSchema, routingPatternsSchema, taskTypesSchema } from '../../../lib/contract/triage';
 import { healthSchema, redisInfoSchema, schedulerEventsSchema, schedulerListSchema, serverListSchema } from '../../../lib/contract/servers';
 import { taskListSchema, taskSchema } from '../../../lib/contract/tasks';
 
@@ -29,6 +32,22 @@ const RULES: Rule[] = [
   ['GET', /^\/api\/schedulers$/, schedulerListSchema],
   ['GET', new RegExp(`^/api/schedulers/${SEG}/events$`), schedulerEventsSchema],
   ['GET', /^\/api\/redis$/, redisInfoSchema],
+  ['GET', /^\/api\/tasks\/search$/, searchPageSchema],
+  ['POST', /^\/api\/tasks\/search\/act$/, searchPreviewSchema.or(searchActResultSchema)],
+  ['POST', new RegExp(`^/api/queues/${SEG}/tasks$`), taskSchema],
+  ['PATCH', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}$`), taskSchema],
+  ['POST', new RegExp(`^/api/queues/${SEG}/enqueue-check$`), enqueueCheckSchema],
+  ['POST', /^\/api\/enqueue-batch$/, batchEnqueueResultSchema],
+  ['GET', /^\/api\/task-types$/, taskTypesSchema],
+  ['GET', /^\/api\/routing\/patterns$/, routingPatternsSchema],
+  ['POST', /^\/api\/routing\/explain$/, routingExplainSchema],
+  ['GET', /^\/api\/failures$/, failuresSchema],
+  ['GET', /^\/api\/handler-not-found$/, handlerNotFoundSchema],
+  ['POST', /^\/api\/handler-not-found\/rerun$/, rerunResultSchema],
+  ['GET', new RegExp(`^/api/queues/${SEG}/locks$`), lockListSchema],
+  ['GET', /^\/api\/locks$/, lockListSchema],
+  ['GET', new RegExp(`^/api/queues/${SEG}/duplicates$`), duplicatesReportSchema],
+  ['POST', new RegExp(`^/api/queues/${SEG}/duplicates/resolve$`), resolveDuplicatesResult],
 ];
 
 async function check(res: Response): Promise<string | null> {

@@ -11,6 +11,9 @@ import * as k from '../../../lib/asynq/keys';
 import { SchedulerEnqueueEventSchema, SchedulerEntrySchema } from '../../../lib/asynq/proto/gen/asynq_pb';
 import { json, newTaskMessage } from '../../../lib/asynq/testutil/factories';
 import { seedLock, seedPending, seedZset } from '../../../lib/asynq/testutil/seed';
+import { seedFinder, type FinderSeed } from './seed-finder';
+import { seedTriage, type TriageSeed } from './seed-triage';
+import { seedUniqueness, type UniquenessSeed } from './seed-uniqueness';
 
 export const XSS = '<img src=x onerror=alert(1)>';
 export const SAFETY_QUEUE = 'e2e-safety';
@@ -29,6 +32,12 @@ export interface Seeded {
   bigPayloadBytes: number;
   scheduledIds: string[];
   archivedId: string;
+  /** Issue 6: a lock per finding, exact and near duplicates (seed-uniqueness.ts). */
+  uniqueness: UniquenessSeed;
+  /** Issues 10 and 8: tasks to search for and act on, and one to edit (seed-finder.ts). */
+  finder: FinderSeed;
+  /** Issue 7: a type no worker handles, and the routing explainer's types (seed-triage.ts). */
+  triage: TriageSeed;
 }
 
 const SERVER = { host: 'worker-1.prod', pid: 4242, serverId: 'b7c1a0f4-e2e0-4c55-9d5d-4b7c2f1a9e01' };
@@ -74,7 +83,10 @@ export async function seedExtra(redis: Redis): Promise<Seeded> {
 
   await seedServer(redis, now);
   await seedScheduler(redis, now);
-  return { xssTaskId: xss.id, lockedOutId: lockedOut.id, lockHolderId: holder.id, bigTaskId: big.id, bigPayloadBytes, scheduledIds, archivedId: archived.id };
+  const uniqueness = await seedUniqueness(redis);
+  const finder = await seedFinder(redis);
+  const triage = await seedTriage(redis);
+  return { triage, finder, xssTaskId: xss.id, lockedOutId: lockedOut.id, lockHolderId: holder.id, bigTaskId: big.id, bigPayloadBytes, scheduledIds, archivedId: archived.id, uniqueness };
 }
 
 /** A live server whose workers run the demo's active tasks in "critical". */

@@ -1,0 +1,158 @@
+/**
+ * Redis load of open overview tabs: every command Redis executed (INFO commandstats, calls summed
+ * over all commands, commands run inside scripts included) while N tabs sat on the overview and
+ * polled, each tab in its own browser context so that each is a visible, focused page.
+ */
+import type { Redis } from 'ioredis';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import * as k from '../lib/asynq/keys';
+import { QUEUE_TABLE } from './ui-load';
+
+/** Calls per command (`cmdstat_<name>`, subcommands as `config|get`) from INFO commandstats. */
+async function commandCalls(admin: Redis): Promise<Map<string, number>> {
+  const info = await admin.info('commandstats');
+  const calls = new Map<string, number>();
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(m[1]!, Number(m[2]));
+  return calls;
+}
+
+/**
+ * The commands run between two snapshots, less the bench's own: Redis counts a command after it
+ * ran, so the second snapshot includes the first's INFO but not itself (one INFO, taken off
+ * here; an INFO the app sends stays counted), and `own` holds the other commands the bench sent
+ * on the same connection in between.
+ */
+function delta(before: Map<string, number>, after: Map<string, number>, own: Record<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [cmd, n] of after) {
+    const d = n - (before.get(cmd) ?? 0) - (cmd === 'info' ? 1 : 0) - (own[cmd] ?? 0);
+    if (d > 0) out.set(cmd, d);
+  }
+  return out;
+}
+
+/**
+ * Keeps the overview's figures changing, as on a Redis with workers: an INCR of today's
+ * processed counter of `queue` every `everyMs`. Without it the demo data is static and the poll
+ * policy stretches each tab's interval after a minute, at a different moment for each tab.
+ * `counted` is how many were sent while `counting` was on (the admin connection runs commands
+ * in the order sent, so these are exactly the ones between two INFOs sent on it).
+ */
+function liveTicker(admin: Redis, queue: string, everyMs: number) {
+  const state = { counting: false, counted: 0 };
+  const tick = () => {
+    if (state.counting) state.counted++;
+    void admin.incr(k.processedKey(queue, new Date())).catch(() => {});
+  };
+  const timer = setInterval(tick, everyMs);
+  return { state, stop: () => clearInterval(timer) };
+}
+
+interface Tab {
+  context: BrowserContext;
+  page: Page;
+  /** Request start times (ms since the epoch) of the page's RSC refreshes (`RSC: 1` GETs), and of every request. */
+  refreshes: number[];
+  requests: number[];
+  /** Page errors and failed requests (a tab whose scripts failed never hydrates, so never polls). */
+  problems: string[];
+}
+
+async function openTab(browser: Browser, url: string): Promise<Tab> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const tab: Tab = { context, page, refreshes: [], requests: [], problems: [] };
+  page.on('request', (r) => {
+    const now = Date.now();
+    tab.requests.push(now);
+    if (r.method() === 'GET' && r.headers()['rsc'] === '1') tab.refreshes.push(now);
+  });
+  page.on('pageerror', (e) => tab.problems.push(`page error: ${e.message.split('\n')[0]}`));
+  page.on('requestfailed', (r) => tab.problems.push(`${r.method()} ${new URL(r.url()).pathname} failed: ${r.failure()?.errorText}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) tab.problems.push(`${r.request().method()} ${new URL(r.url()).pathname}: ${r.status()}`);
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  await page.locator(`${QUEUE_TABLE} tbody tr`).first().waitFor({ timeout: 30_000 });
+  return tab;
+}
+
+export interface PollResult {
+  tabs: number;
+  windowMs: number;
+  /** Every command in the window (bench's INFO taken off). */
+  commands: number;
+  perMinute: number;
+  byCommand: [string, number][];
+  /** Per tab, in the window: RSC refreshes and all requests. */
+  refreshesPerTab: number[];
+  requestsPerTab: number[];
+  /** document.visibilityState / hasFocus() of each tab at the window's start. */
+  visibility: string[];
+  /** What went wrong in the tabs (page errors, failed or ≥ 400 requests), "tab i: …". */
+  problems: string[];
+  /** From opening the first tab to the window's start. */
+  openSpanMs: number;
+  /** The bench's INCRs in the window (taken off `commands`). */
+  liveTicks: number;
+}
+
+const inWindow = (times: number[], from: number, to: number) => times.filter((t) => t >= from && t < to).length;
+
+/**
+ * Opens `tabs` overview tabs, tab i at i × `staggerMs` after the first (so that their poll timers
+ * are spread over the interval the way tabs opened at different moments are), waits until all
+ * show the queue table, then counts Redis commands over `windowMs`.
+ */
+export interface PollOptions {
+  tabs: number;
+  staggerMs: number;
+  windowMs: number;
+  /** The queue whose processed counter ticks, and how often (see liveTicker). */
+  liveQueue: string;
+  liveEveryMs: number;
+}
+
+export async function measurePolling(browser: Browser, url: string, admin: Redis, opts: PollOptions): Promise<PollResult> {
+  const { tabs, staggerMs, windowMs } = opts;
+  const ticker = liveTicker(admin, opts.liveQueue, opts.liveEveryMs);
+  const t0 = Date.now();
+  const opened = await Promise.allSettled(
+    Array.from({ length: tabs }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, t0 + i * staggerMs - Date.now()));
+      return openTab(browser, url);
+    }),
+  );
+  const open = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+  try {
+    const failed = opened.find((o) => o.status === 'rejected');
+    if (failed) throw new Error(`${tabs - open.length} of ${tabs} tabs did not show the overview: ${String(failed.reason)}`);
+    const visibility = await Promise.all(open.map((t) => t.page.evaluate(() => `${document.visibilityState}${document.hasFocus() ? '+focused' : ''}`)));
+    const beforeP = commandCalls(admin);
+    ticker.state.counting = true;
+    const before = await beforeP;
+    const from = Date.now();
+    await new Promise((r) => setTimeout(r, windowMs));
+    ticker.state.counting = false;
+    const after = await commandCalls(admin);
+    const to = Date.now();
+    const d = delta(before, after, { incr: ticker.state.counted });
+    const commands = [...d.values()].reduce((a, b) => a + b, 0);
+    return {
+      tabs,
+      windowMs: to - from,
+      commands,
+      perMinute: (commands * 60_000) / (to - from),
+      byCommand: [...d.entries()].sort((a, b) => b[1] - a[1]),
+      refreshesPerTab: open.map((t) => inWindow(t.refreshes, from, to)),
+      requestsPerTab: open.map((t) => inWindow(t.requests, from, to)),
+      visibility,
+      openSpanMs: from - t0,
+      liveTicks: ticker.state.counted,
+      problems: open.flatMap((t, i) => t.problems.map((p) => `tab ${i + 1}: ${p}`)),
+    };
+  } finally {
+    ticker.stop();
+    await Promise.all(open.map((t) => t.context.close().catch(() => {})));
+  }
+}

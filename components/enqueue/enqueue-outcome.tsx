@@ -1,0 +1,74 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import { useLockRemaining } from '@/components/tasks/lock-badge';
+import { StateBadge } from '@/components/tasks/state-badge';
+import { Icon } from '@/components/ui/icons';
+import { Link } from '@/components/ui/link';
+import type { TaskDto } from '@/lib/contract/tasks';
+import { paths } from '@/lib/paths';
+import { isApiError } from '@/lib/query/fetcher';
+import { cn, formatDuration } from '@/lib/utils';
+
+interface Lock { key: string; ttlSeconds: number | null; holderId: string | null }
+interface Existing { id: string; queue: string; state: string | null }
+
+function Box({ tone, at, children }: { tone: 'success' | 'danger'; at: number; children: ReactNode }) {
+  return (
+    <div role={tone === 'danger' ? 'alert' : 'status'} data-testid="enqueue-outcome" data-at={at}
+      className={cn('flex flex-col gap-1 rounded-lg border px-3 py-2.5 text-[13px]', tone === 'success' ? 'border-success/40 bg-success-soft' : 'border-danger/40 bg-danger-soft')}>
+      {children}
+    </div>
+  );
+}
+
+function Duplicate({ lock, queue, at }: { lock: Lock; queue: string; at: number }) {
+  const left = useLockRemaining({ ...lock, ownedByThisTask: false }, at);
+  return (
+    <Box tone="danger" at={at}>
+      <strong className="text-danger">Refused: duplicate_task (“task already exists”).</strong>
+      <span>
+        The unique lock <code className="font-mono text-xs break-all">{lock.key}</code> is held by{' '}
+        {lock.holderId ? <Link href={paths.task(queue, lock.holderId)} className="font-mono text-xs break-all text-accent hover:underline">{lock.holderId}</Link> : 'a task that is gone'}.
+      </span>
+      <span data-testid="lock-ends">{left === null ? 'The lock has just gone: try again.' : left < 0 ? 'The lock never expires.' : `It ends in ${formatDuration(left)}, or when that task succeeds or is deleted.`}</span>
+    </Box>
+  );
+}
+
+/** What the last enqueue did: a link to the new task, or asynq's refusal with who is in the way. */
+export function EnqueueOutcome({ queue, data, error, at }: { queue: string; data: TaskDto | undefined; error: unknown; at: number }) {
+  if (data) {
+    return (
+      <Box tone="success" at={at}>
+        <strong className="flex items-center gap-1.5 text-success"><Icon name="check" size={13} /> Enqueued</strong>
+        <span className="flex flex-wrap items-center gap-1.5">
+          <Link href={paths.task(data.queue, data.id)} className="font-mono text-xs break-all text-accent hover:underline">{data.id}</Link>
+          in <strong>{data.queue}</strong> as <StateBadge state={data.state} />
+        </span>
+      </Box>
+    );
+  }
+  if (!error) return null;
+  if (isApiError(error) && error.code === 'duplicate_task' && error.details.lock) {
+    return <Duplicate lock={error.details.lock as Lock} queue={queue} at={at} />;
+  }
+  if (isApiError(error) && error.code === 'task_id_conflict' && error.details.existing) {
+    const e = error.details.existing as Existing;
+    return (
+      <Box tone="danger" at={at}>
+        <strong className="text-danger">Refused: task_id_conflict (“task ID conflicts with another task”).</strong>
+        <span className="flex flex-wrap items-center gap-1.5">
+          The ID is already used by {e.state ? <StateBadge state={e.state} /> : 'a'} task{' '}
+          <Link href={paths.task(e.queue, e.id)} className="font-mono text-xs break-all text-accent hover:underline">{e.id}</Link> in <strong>{e.queue}</strong>.
+        </span>
+      </Box>
+    );
+  }
+  return (
+    <Box tone="danger" at={at}>
+      <strong className="text-danger">Refused{isApiError(error) ? `: ${error.code}` : ''}</strong>
+      <span>{error instanceof Error ? error.message : 'Unknown error'}</span>
+    </Box>
+  );
+}

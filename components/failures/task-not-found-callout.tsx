@@ -1,0 +1,28 @@
+import { Icon } from '@/components/ui/icons';
+import { Link } from '@/components/ui/link';
+import type { TaskDto } from '@/lib/contract/tasks';
+import { paths } from '@/lib/paths';
+import { isNotFoundError } from './not-found';
+
+/**
+ * On a task that failed because no worker had a handler for its type: what that means, and the
+ * way to its group on /failures (every task that failed the same way, and the re-run).
+ */
+export function TaskNotFoundCallout({ task }: { task: TaskDto }) {
+  if ((task.state !== 'retry' && task.state !== 'archived') || !isNotFoundError(task.lastError, task.type)) return null;
+  return (
+    <div role="note" data-testid="task-not-found" className="flex items-start gap-2 rounded-lg border border-warning/40 bg-warning-soft px-3 py-2 text-[13px]">
+      <Icon name="alert" size={15} className="mt-0.5 shrink-0 text-warning" />
+      <div className="min-w-0">
+        <p>
+          <strong className="font-semibold">No handler was registered for <span className="font-mono break-all">{task.type}</span>.</strong> The worker
+          that took this task had no pattern matching its type — usually clients were deployed before the workers that handle it. Deploy a worker with
+          a handler for it, then re-run this task or every task that failed the same way.
+        </p>
+        <Link href={paths.failures({ queue: task.queue, type: task.type })} className="mt-1 inline-block font-medium text-accent hover:underline">
+          See every {task.type} task that found no handler, and re-run them →
+        </Link>
+      </div>
+    </div>
+  );
+}

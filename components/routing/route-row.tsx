@@ -1,0 +1,67 @@
+import { Fragment } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Link } from '@/components/ui/link';
+import { TD, TR } from '@/components/ui/table';
+import type { RoutingExplainDto } from '@/lib/contract/triage';
+import { paths } from '@/lib/paths';
+import { TASK_STATES } from '@/lib/url-state';
+import { formatNumber } from '@/lib/utils';
+import { waitingCount, type TypeRow } from './type-rows';
+
+export type Route = RoutingExplainDto['routes'][number];
+
+/** Tasks of a type that no pattern routes and that a worker will still be handed. */
+export const isFailing = (row: TypeRow, route: Route): boolean => route.match === 'none' && waitingCount(row) > 0;
+
+function MatchBadge({ row, route }: { row: TypeRow; route: Route }) {
+  if (route.match === 'exact') return <Badge tone="green">exact</Badge>;
+  if (route.match === 'prefix') return <Badge tone={route.warning ? 'amber' : 'blue'}>prefix{route.warning && ' · check'}</Badge>;
+  return <Badge tone={isFailing(row, route) ? 'red' : 'neutral'}>none</Badge>;
+}
+
+function Counts({ row }: { row: TypeRow }) {
+  const parts = TASK_STATES.filter((s) => row.counts[s] > 0).map((s) => `${formatNumber(row.counts[s])} ${s}`);
+  return <span className="tabular text-xs text-muted">{parts.join(' · ') || '—'}</span>;
+}
+
+/**
+ * One task type: its route (the explanation on hover), the pattern, its tasks and queues, and
+ * a prefix match's warning underneath.
+ */
+export function RouteRow({ row, route }: { row: TypeRow; route: Route }) {
+  const failing = isFailing(row, route);
+  return (
+    <Fragment>
+      <TR className={route.warning ? 'border-b-0' : undefined} data-testid="route-row" data-type={row.taskType} data-match={route.match}>
+        <TD className="py-2 align-top font-mono text-xs break-words">{row.taskType || <span className="text-subtle">(empty type)</span>}</TD>
+        <TD className="py-2 align-top whitespace-nowrap" title={route.explanation}>
+          <MatchBadge row={row} route={route} />
+        </TD>
+        <TD className="py-2 align-top font-mono text-xs break-words" title={route.explanation}>
+          {route.pattern === null ? <span className="text-subtle">—</span> : JSON.stringify(route.pattern)}
+        </TD>
+        <TD className="py-2 align-top">
+          <Counts row={row} />
+          {failing && <span className="block text-xs font-medium text-danger">will fail when processed</span>}
+        </TD>
+        <TD className="py-2 align-top text-xs">
+          {row.queues.map((q, i) => (
+            <Fragment key={q}>
+              {i > 0 && ', '}
+              <Link href={paths.queue(q)} className="break-words text-accent hover:underline">{q}</Link>
+            </Fragment>
+          ))}
+        </TD>
+      </TR>
+      {route.warning && (
+        <TR>
+          <TD colSpan={5} className="h-auto pt-0 pb-2">
+            <p role="note" className="text-xs text-warning">
+              {route.warning}
+            </p>
+          </TD>
+        </TR>
+      )}
+    </Fragment>
+  );
+}

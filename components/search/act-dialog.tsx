@@ -1,0 +1,113 @@
+'use client';
+
+import type { ReactNode } from 'react';
+import { ACTION_LABEL, plural } from '@/components/tasks/task-actions';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Link } from '@/components/ui/link';
+import { paths } from '@/lib/paths';
+import type { ActProgress } from '@/lib/query/search';
+import { formatNumber } from '@/lib/utils';
+import type { ActFlow } from './use-act-flow';
+
+const WHAT: Record<string, string> = { run: 'moved to pending to run now', archive: 'archived', delete: 'deleted for good' };
+
+function Progress({ progress, label }: { progress: ActProgress | null; label: string }) {
+  const ratio = progress && progress.total > 0 ? Math.min(1, progress.scanned / progress.total) : 0;
+  return (
+    <div role="status" className="flex flex-col gap-1.5">
+      <p>
+        {label}{' '}
+        {progress
+          ? `${formatNumber(Math.min(progress.scanned, progress.total))} of ${formatNumber(progress.total)} tasks read; ${formatNumber(progress.matched)} matched${progress.succeeded ? `, ${formatNumber(progress.succeeded)} done` : ''}.`
+          : 'starting…'}
+      </p>
+      <div className="h-1.5 overflow-hidden rounded-full bg-hover">
+        <div className="h-full rounded-full bg-accent transition-[width] duration-300" style={{ width: `${ratio * 100}%` }} />
+      </div>
+    </div>
+  );
+}
+
+function Done({ flow }: { flow: Extract<ActFlow, { step: 'done' }> }) {
+  const r = flow.result;
+  return (
+    <div className="flex flex-col gap-2">
+      <p className="text-fg">
+        {ACTION_LABEL[flow.action].past} {plural(r.succeeded, 'task')} of {formatNumber(r.matched)} matched.
+      </p>
+      {r.trimmed > 0 && <p>asynq&apos;s archive limit removed the {plural(r.trimmed, 'oldest archived task')} to make room.</p>}
+      {r.failedCount > 0 && (
+        <div>
+          <p className="text-danger">{plural(r.failedCount, 'task')} could not be changed (they changed state meanwhile, or are running):</p>
+          <ul className="mt-1 max-h-40 overflow-auto font-mono text-xs">
+            {r.failed.slice(0, 50).map((f) => (
+              <li key={`${f.queue}\n${f.id}`} className="truncate">
+                <Link href={paths.task(f.queue, f.id)} className="text-accent hover:underline">{f.id}</Link> ({f.queue}): {f.error.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {r.stopped && <p>It was stopped before the end; run it again for the rest.</p>}
+    </div>
+  );
+}
+
+interface Props {
+  flow: ActFlow;
+  /** The states the action takes tasks from, for the confirmation text. */
+  states: string[];
+  onConfirm: () => void;
+  onStop: () => void;
+  onClose: () => void;
+}
+
+/** Count → confirm → act → result, each step with what it is doing to Redis. */
+export function ActDialog({ flow, states, onConfirm, onStop, onClose }: Props) {
+  if (flow.step === 'idle') return null;
+  const verb = ACTION_LABEL[flow.action].verb;
+  const close = <Button onClick={onClose}>{flow.step === 'done' || flow.step === 'stopped' || flow.step === 'error' ? 'Close' : 'Cancel'}</Button>;
+  let title: ReactNode = `${verb} every match`;
+  let body: ReactNode = null;
+  let footer: ReactNode = close;
+  if (flow.step === 'counting') {
+    body = <Progress progress={flow.progress} label="Counting the matches:" />;
+  } else if (flow.step === 'confirm') {
+    title = flow.count === 0 ? `Nothing to ${verb.toLowerCase()}` : `${verb} ${plural(flow.count, 'matching task')}?`;
+    body = (
+      <p>
+        {flow.count === 0
+          ? `No ${states.join(', ')} task matches this search.`
+          : <>The {plural(flow.count, 'task')} in {states.join(', ')} that match this search will be {WHAT[flow.action]}. The action reads the matches again as it goes, so tasks that change meanwhile may make the final figure differ.{flow.action === 'delete' && ' This cannot be undone.'}</>}
+      </p>
+    );
+    footer = (
+      <>
+        {close}
+        {flow.count > 0 && (
+          <Button variant={flow.action === 'delete' ? 'danger' : 'primary'} onClick={onConfirm} autoFocus>
+            {verb} {formatNumber(flow.count)}
+          </Button>
+        )}
+      </>
+    );
+  } else if (flow.step === 'acting') {
+    title = `${verb} ${plural(flow.count, 'task')}…`;
+    body = <Progress progress={flow.progress} label="Working:" />;
+    footer = <Button onClick={onStop}>Stop</Button>;
+  } else if (flow.step === 'done') {
+    title = 'Done';
+    body = <Done flow={flow} />;
+  } else if (flow.step === 'stopped') {
+    title = 'Stopped';
+    body = <p>{flow.during === 'count' ? 'Counting was stopped; nothing was changed.' : `Stopped: ${formatNumber(flow.progress?.succeeded ?? 0)} tasks had already been changed. The rest were left as they were.`}</p>;
+  } else {
+    body = <p role="alert" className="text-danger">{flow.error instanceof Error ? flow.error.message : String(flow.error)}</p>;
+  }
+  return (
+    <Dialog open onClose={onClose} title={title} footer={footer}>
+      {body}
+    </Dialog>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The failures page (issue 7): every retry and archived task grouped by error signature, the
+ * handler-not-found groups first with their explanation, what is still waiting and who listens;
+ * a task that found no handler links to its group.
+ */
+import assert from 'node:assert/strict';
+import * as k from '../../lib/asynq/keys';
+import { paths } from '../../lib/paths';
+import type { Spec } from './support/harness';
+
+export const phase = 'read';
+
+const specs: Spec[] = [
+  {
+    name: 'failures: not-found groups first, explained, with waiting tasks and listeners; other errors grouped',
+    run: async ({ newPage, screenshot }) => {
+      const tp = await newPage({ height: 1300 });
+      const { page } = tp;
+      await page.goto('/');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Failures' }).click();
+      await page.waitForURL(/\/failures$/);
+      const card = page.getByRole('region', { name: 'No handler for report:new' });
+      await card.waitFor();
+      assert.match(await card.getByTestId('not-found-explanation').innerText(), /No worker registered a handler for "report:new"/);
+      const queues = card.getByRole('table');
+      assert.match(await queues.innerText(), /default\s+5 archived · 0 retry/);
+      assert.match(await queues.innerText(), /worker-1\.prod/, 'the server listening on default');
+      const groups = page.locator('[data-testid="not-found-group"], [data-testid="failure-group"]');
+      assert.equal(await groups.first().getAttribute('data-testid'), 'not-found-group', 'not-found groups come first');
+      const webhook = page.getByTestId('failure-group').filter({ hasText: '503 Service Unavailable' });
+      assert.equal(await webhook.count(), 1, 'the six 503s differ only in their URL numbers: one group');
+      await webhook.locator('summary').click();
+      await webhook.getByText('Latest message').waitFor();
+      assert.ok((await webhook.getByRole('link').count()) > 1, 'samples link to task pages');
+      await screenshot(page, 'failures', { fullPage: true });
+      assert.deepEqual(tp.errors, []);
+    },
+  },
+  {
+    name: 'a task that found no handler explains it and links to its group',
+    run: async ({ newPage, redis }) => {
+      const tp = await newPage();
+      const { page } = tp;
+      const [id] = await redis.zrange(k.archivedKey('default'), 0, 0);
+      assert.ok(id);
+      await page.goto(paths.task('default', id));
+      const note = page.getByTestId('task-not-found');
+      await note.waitFor();
+      assert.match(await note.innerText(), /No handler was registered for report:new/);
+      await note.getByRole('link').click();
+      await page.waitForURL((u) => u.pathname === '/failures' && u.searchParams.get('type') === 'report:new' && u.searchParams.get('queue') === 'default');
+      await page.getByRole('region', { name: 'No handler for report:new' }).waitFor();
+      assert.deepEqual(tp.errors, []);
+    },
+  },
+];
+
+export default specs;

@@ -1,0 +1,53 @@
+/**
+ * Issues 8 and 10 on a read-only server with a routing file: the pre-check (a read) still
+ * explains the lock, the task ID and which handler pattern receives the type; nothing that
+ * writes is offered (enqueue, act on matches, clone, edit payload).
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { paths } from '../../lib/paths';
+import type { Spec } from './support/harness';
+
+export const phase = 'read';
+
+const specs: Spec[] = [
+  {
+    name: 'read-only + routing file: the pre-check names the handler pattern; enqueue, act and clone are not offered',
+    run: async ({ newPage, startApp }) => {
+      const dir = await mkdtemp(join(tmpdir(), 'asynqlens-routing-'));
+      const file = join(dir, 'routes.json');
+      await writeFile(file, JSON.stringify(['email:', 'email:welcome', 'report:']));
+      const app = await startApp({ ASYNQLENS_READ_ONLY: '1', ASYNQLENS_ROUTING_FILE: file });
+      try {
+        const tp = await newPage({ baseUrl: app.url });
+        const { page } = tp;
+        await page.goto(paths.enqueue({ queue: 'default' }));
+        await page.getByText('The server runs read-only').waitFor();
+        assert.ok(await page.getByRole('button', { name: 'Enqueue', exact: true }).isDisabled());
+        await page.getByLabel('Type', { exact: true }).fill('email:welcome');
+        const route = page.getByTestId('precheck-route');
+        await route.getByText('email:welcome', { exact: true }).waitFor();
+        await route.getByText('exact', { exact: true }).waitFor();
+        await page.getByLabel('Type', { exact: true }).fill('email:receipt');
+        await route.getByText('email:', { exact: true }).waitFor();
+        await route.getByText('prefix', { exact: true }).waitFor();
+        await page.getByLabel('Type', { exact: true }).fill('image:resize');
+        await route.getByText('no handler').waitFor();
+        await page.goto(paths.search([['payload', '4711']]));
+        await page.getByRole('status', { name: 'Search progress' }).getByText('2 matches').waitFor();
+        assert.equal(await page.getByRole('region', { name: 'Act on matches' }).count(), 0, 'no bulk actions read-only');
+        await page.getByRole('table', { name: 'Search results' }).getByRole('link').first().click();
+        await page.getByTestId('task-type').waitFor();
+        for (const name of ['Clone', 'Edit payload']) assert.equal(await page.getByRole('main').getByText(name, { exact: true }).count(), 0, `no ${name}`);
+        assert.deepEqual(tp.errors, []);
+      } finally {
+        await app.stop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  },
+];
+
+export default specs;
