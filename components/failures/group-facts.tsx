@@ -6,6 +6,7 @@ import { Link } from '@/components/ui/link';
 import type { FailureGroupDto } from '@/lib/contract/triage';
 import { paths } from '@/lib/paths';
 import { formatNumber, formatTimestamp } from '@/lib/utils';
+import { failedCounts } from './counts';
 
 function When({ iso }: { iso: string | null }) {
   if (!iso) return <span className="text-subtle">—</span>;
@@ -24,10 +25,7 @@ function ByQueue({ group }: { group: FailureGroupDto }) {
           <Link href={paths.queue(q.queue, { state: q.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent hover:underline">
             {q.queue}
           </Link>
-          <span className="text-muted">
-            {' '}
-            · {formatNumber(q.retry)} retry · {formatNumber(q.archived)} archived
-          </span>
+          <span className="text-muted"> · {failedCounts(q.retry, q.archived)}</span>
         </li>
       ))}
     </ul>

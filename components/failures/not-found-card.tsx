@@ -5,6 +5,7 @@ import { Link } from '@/components/ui/link';
 import type { FailureGroupDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { paths } from '@/lib/paths';
 import { cn, formatNumber } from '@/lib/utils';
+import { failedCounts } from './counts';
 import { ExampleMessage, GroupFacts } from './group-facts';
 import { notFoundAnchor } from './not-found';
 import { NotFoundQueues } from './not-found-queues';
@@ -38,7 +39,7 @@ export function NotFoundCard({ group, perQueue, known, counted, focused, readOnl
         <Badge tone="red">handler not found</Badge>
         <h3 className="min-w-0 font-mono text-sm font-semibold break-all">{type}</h3>
         <span className="tabular ml-auto text-xs text-muted">
-          {formatNumber(group.count)} failed · {formatNumber(group.archived)} archived · {formatNumber(group.retry)} retry
+          {formatNumber(group.count)} failed: {failedCounts(group.retry, group.archived)}
         </span>
       </header>
       <div className="grid gap-4 p-3 xl:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">

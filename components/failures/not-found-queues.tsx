@@ -1,13 +1,23 @@
 'use client';
 
+import type { ReactNode } from 'react';
 import { plural } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
 import { Link } from '@/components/ui/link';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { FailureGroupDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { paths, withQuery } from '@/lib/paths';
 import { formatNumber } from '@/lib/utils';
+import { failedCounts } from './counts';
 import type { RerunTarget } from './use-rerun-flow';
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <p className="text-[11px] font-medium tracking-wide text-muted uppercase">{label}</p>
+      <div className="mt-0.5">{children}</div>
+    </div>
+  );
+}
 
 function Waiting({ g, counted }: { g: NotFoundGroupDto; counted: boolean }) {
   if (!counted) return <span className="text-muted">counting…</span>;
@@ -15,7 +25,7 @@ function Waiting({ g, counted }: { g: NotFoundGroupDto; counted: boolean }) {
   return (
     <span className="text-warning">
       {formatNumber(g.pending)} pending · {formatNumber(g.scheduled)} scheduled
-      <span className="block text-xs">will fail the same way unless the handler is deployed first</span>
+      <span className="block max-w-64 text-xs">will fail the same way unless the handler is deployed first</span>
     </span>
   );
 }
@@ -39,9 +49,9 @@ function Listeners({ g, known }: { g: NotFoundGroupDto; known: boolean }) {
 
 interface Props {
   group: FailureGroupDto;
-  /** The type's not-found groups per queue (from the not-found read); empty until it answers. */
+  /** The type's not-found groups per queue (from the not-found read); built from `group` until it answers. */
   perQueue: NotFoundGroupDto[];
-  /** Whether `perQueue` came from the not-found read (else it is built from `group`, without servers). */
+  /** Whether `perQueue` came from the not-found read (else the servers are not known yet). */
   known: boolean;
   /** Whether the pending and scheduled tasks have been counted (the scan's second pass). */
   counted: boolean;
@@ -49,49 +59,39 @@ interface Props {
   onRerun: (target: RerunTarget) => void;
 }
 
-/** Per queue: what failed, what is still waiting, who listens, and the re-run. */
+/** Per queue: what failed, what is still waiting, who listens, and the re-run. Wraps on narrow screens. */
 export function NotFoundQueues({ group, perQueue, known, counted, readOnly, onRerun }: Props) {
   return (
-    <Table aria-label={`Queues with ${group.taskType ?? ''} tasks that found no handler`}>
-      <THead>
-        <TR>
-          <TH>Queue</TH>
-          <TH>Failed</TH>
-          <TH>Still waiting</TH>
-          <TH>Listening servers</TH>
-          <TH className="text-right">{readOnly ? '' : 'Recover'}</TH>
-        </TR>
-      </THead>
-      <TBody>
-        {perQueue.map((g) => {
-          const n = g.retry + g.archived;
-          return (
-            <TR key={g.queue} className="align-top">
-              <TD className="py-2 align-top">
-                <Link href={paths.queue(g.queue, { state: 'archived' })} className="break-words text-accent hover:underline">
-                  {g.queue}
-                </Link>
-              </TD>
-              <TD className="tabular py-2 align-top whitespace-nowrap">
-                {formatNumber(g.archived)} archived · {formatNumber(g.retry)} retry
-              </TD>
-              <TD className="tabular py-2 align-top">
-                <Waiting g={g} counted={counted} />
-              </TD>
-              <TD className="py-2 align-top">
-                <Listeners g={g} known={known} />
-              </TD>
-              <TD className="py-2 text-right align-top">
-                {!readOnly && n > 0 && (
-                  <Button size="sm" variant="primary" onClick={() => onRerun(g)}>
-                    Re-run {plural(n, 'task')}
-                  </Button>
-                )}
-              </TD>
-            </TR>
-          );
-        })}
-      </TBody>
-    </Table>
+    <ul aria-label={`Queues with ${group.taskType ?? ''} tasks that found no handler`} className="flex flex-col gap-2">
+      {perQueue.map((g) => {
+        const n = g.retry + g.archived;
+        return (
+          <li key={g.queue} className="flex flex-wrap items-start gap-x-8 gap-y-2 rounded-md border border-line bg-bg-subtle px-3 py-2 text-[13px]">
+            <Fact label="Queue">
+              <Link href={paths.queue(g.queue, { state: g.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent hover:underline">
+                {g.queue}
+              </Link>
+            </Fact>
+            <Fact label="Failed">
+              <span className="tabular">{failedCounts(g.retry, g.archived)}</span>
+            </Fact>
+            <Fact label="Still waiting">
+              <Waiting g={g} counted={counted} />
+            </Fact>
+            <Fact label="Listening servers">
+              <Listeners g={g} known={known} />
+            </Fact>
+            {n > 0 &&
+              (readOnly ? (
+                <span className="ml-auto self-center text-xs text-muted">Re-running is off in read-only mode</span>
+              ) : (
+                <Button variant="primary" className="ml-auto self-center" onClick={() => onRerun(g)}>
+                  Re-run {plural(n, 'task')}
+                </Button>
+              ))}
+          </li>
+        );
+      })}
+    </ul>
   );
 }

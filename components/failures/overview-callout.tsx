@@ -4,6 +4,7 @@ import { Link } from '@/components/ui/link';
 import type { NotFoundGroupDto } from '@/lib/contract/triage';
 import { paths } from '@/lib/paths';
 import { formatNumber } from '@/lib/utils';
+import { failedCounts } from './counts';
 
 const SHOWN = 3;
 
@@ -32,7 +33,7 @@ export function NotFoundCallout({ groups }: { groups: NotFoundGroupDto[] }) {
               </Link>
               <span className="text-xs text-muted">
                 {' '}
-                in {g.queue} · {formatNumber(g.archived)} archived · {formatNumber(g.retry)} retry
+                in {g.queue} · {failedCounts(g.retry, g.archived)}
                 {g.pending + g.scheduled > 0 && ` · ${formatNumber(g.pending + g.scheduled)} waiting`}
               </span>
             </li>

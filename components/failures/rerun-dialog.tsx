@@ -9,6 +9,7 @@ import type { RerunResultDto } from '@/lib/contract/triage';
 import { paths } from '@/lib/paths';
 import type { RerunProgress } from '@/lib/query/triage';
 import { formatNumber } from '@/lib/utils';
+import { failedCounts } from './counts';
 import type { RerunFlow, RerunTarget } from './use-rerun-flow';
 
 const Strong = ({ children }: { children: ReactNode }) => <strong className="break-all text-fg">{children}</strong>;
@@ -20,7 +21,7 @@ function Confirm({ target }: { target: RerunTarget }) {
     <div className="flex flex-col gap-2">
       <p>
         The {plural(n, 'task')} of type <Strong>{target.taskType}</Strong> in queue <Strong>{target.queue}</Strong> that failed with
-        &ldquo;handler not found&rdquo; ({formatNumber(target.archived)} archived, {formatNumber(target.retry)} retry) move to pending and run as
+        &ldquo;handler not found&rdquo; ({failedCounts(target.retry, target.archived)}) move to pending and run as
         soon as a worker takes them.
       </p>
       <p>

@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CopyButton } from '@/components/common/copy-button';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -21,9 +21,17 @@ export function SavedSearches({ filter }: { filter: QueryPairs }) {
   const [naming, setNaming] = useState(false);
   const [name, setName] = useState('');
   const query = filterKey(filter);
+  const menu = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const close = (e: MouseEvent) => {
+      if (menu.current?.open && !menu.current.contains(e.target as Node)) menu.current.open = false;
+    };
+    document.addEventListener('click', close);
+    return () => document.removeEventListener('click', close);
+  }, []);
   return (
     <>
-      <details className="group relative">
+      <details ref={menu} className="group relative">
         <summary className="flex h-8 cursor-pointer list-none items-center gap-1.5 rounded-md border border-line-strong bg-panel px-3 text-[13px] font-medium hover:bg-hover">
           <Icon name="star" size={13} /> Saved searches
           <span className="tabular rounded bg-hover px-1 text-[11px] text-muted">{saved.length}</span>
@@ -36,7 +44,7 @@ export function SavedSearches({ filter }: { filter: QueryPairs }) {
               {saved.map((s) => (
                 <li key={s.name} className="flex items-center gap-1 rounded hover:bg-hover">
                   <Link href={`${paths.search()}?${s.query}`} className="min-w-0 flex-1 truncate px-2 py-1.5 text-[13px]" title={s.query}
-                    onClick={(e) => e.currentTarget.closest('details')?.removeAttribute('open')}>
+                    onClick={() => menu.current && (menu.current.open = false)}>
                     {s.name}
                   </Link>
                   <button type="button" aria-label={`Forget saved search ${s.name}`} onClick={() => deleteSavedSearch(s.name)}

@@ -22,7 +22,7 @@ export function SearchActions({ filter }: { filter: QueryPairs }) {
           <Button
             key={a}
             size="sm"
-            variant={a === 'delete' ? 'danger' : 'default'}
+            className={a === 'delete' ? 'text-danger' : undefined}
             disabled={states.length === 0 || flow.step !== 'idle'}
             title={states.length === 0 ? `No chosen state allows ${a}` : `${ACTION_LABEL[a].verb} matching ${states.join(', ')} tasks`}
             onClick={() => begin(a)}

@@ -22,9 +22,10 @@ const specs: Spec[] = [
       const card = page.getByRole('region', { name: 'No handler for report:new' });
       await card.waitFor();
       assert.match(await card.getByTestId('not-found-explanation').innerText(), /No worker registered a handler for "report:new"/);
-      const queues = card.getByRole('table');
-      assert.match(await queues.innerText(), /default\s+5 archived · 0 retry/);
-      assert.match(await queues.innerText(), /worker-1\.prod/, 'the server listening on default');
+      const queues = card.getByRole('list', { name: 'Queues with report:new tasks that found no handler' });
+      const perQueue = await queues.innerText();
+      assert.match(perQueue, /Queue\s+default\s+Failed\s+5 archived\s+Still waiting\s+none/i);
+      assert.match(perQueue, /worker-1\.prod pid 4242/, 'the server listening on default');
       const groups = page.locator('[data-testid="not-found-group"], [data-testid="failure-group"]');
       assert.equal(await groups.first().getAttribute('data-testid'), 'not-found-group', 'not-found groups come first');
       const webhook = page.getByTestId('failure-group').filter({ hasText: '503 Service Unavailable' });
@@ -51,6 +52,25 @@ const specs: Spec[] = [
       await page.waitForURL((u) => u.pathname === '/failures' && u.searchParams.get('type') === 'report:new' && u.searchParams.get('queue') === 'default');
       await page.getByRole('region', { name: 'No handler for report:new' }).waitFor();
       assert.deepEqual(tp.errors, []);
+    },
+  },
+  {
+    name: 'read-only mode: the groups and the routing explainer work, the re-run is not offered',
+    run: async ({ newPage, startApp }) => {
+      const app = await startApp({ ASYNQLENS_READ_ONLY: '1' });
+      try {
+        const tp = await newPage({ baseUrl: app.url });
+        const { page } = tp;
+        await page.goto(paths.failures());
+        const card = page.getByRole('region', { name: 'No handler for report:new' });
+        await card.getByText('Re-running is off in read-only mode').waitFor();
+        assert.equal(await page.getByRole('button', { name: /^Re-run/ }).count(), 0);
+        await page.goto(paths.routing({ patterns: 'report:' }));
+        await page.locator('tr[data-type="report:new"][data-match="prefix"]').waitFor();
+        assert.deepEqual(tp.errors, []);
+      } finally {
+        await app.stop();
+      }
     },
   },
 ];

@@ -2,7 +2,7 @@ import { chromium } from 'playwright-core';
 const base = process.argv[2]!;
 const steps = process.argv.slice(3);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+const page = await (await browser.newContext({ viewport: { width: Number(process.env.W ?? 1440), height: 900 } })).newPage();
 page.on('pageerror', (e) => console.log('pageerror', e.message));
 page.on('response', (r) => r.status() >= 400 && console.log('http', r.status(), r.url()));
 for (const s of steps) {
