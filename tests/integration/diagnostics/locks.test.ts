@@ -61,7 +61,8 @@ describe('listQueueLocks', () => {
     await seedZset(redis, 'archived', archived, nowSec());
     await seedLock(redis, archived.uniqueKey, archived.id, 3600);
     const retrying = unique(q, 'retry:x', { n: 2 }, { retry: 10, retried: 2 });
-    await seedZset(redis, 'retry', retrying, nowSec() + 30);
+    const retryAt = nowSec() + 30;
+    await seedZset(redis, 'retry', retrying, retryAt);
     await seedLock(redis, retrying.uniqueKey, retrying.id, 60);
     const gone = unique(q, 'gone:x', { n: 3 });
     await seedLock(redis, gone.uniqueKey, gone.id, 120);
@@ -95,7 +96,7 @@ describe('listQueueLocks', () => {
     expect(locks.get(gone.uniqueKey)).toMatchObject({ holderState: null });
     const r = locks.get(retrying.uniqueKey)!;
     expect(r.holder).toMatchObject({ state: 'retry', retried: 2, maxRetry: 10 });
-    expect(r.holder.nextAttemptAt?.getTime()).toBe((nowSec() + 30) * 1000);
+    expect(r.holder.nextAttemptAt?.getTime()).toBe(retryAt * 1000);
     expect(r.findings[0]!.message).toMatch(/may still be retrying until ~\d{4}-\d\d-\d\dT/);
   });
 
