@@ -22,12 +22,11 @@ export function SearchActions({ filter }: { filter: QueryPairs }) {
           <Button
             key={a}
             size="sm"
-            className={a === 'delete' ? 'text-danger' : undefined}
             disabled={states.length === 0 || flow.step !== 'idle'}
             title={states.length === 0 ? `No chosen state allows ${a}` : `${ACTION_LABEL[a].verb} matching ${states.join(', ')} tasks`}
             onClick={() => begin(a)}
           >
-            {ACTION_LABEL[a].verb} all…
+            <span className={a === 'delete' ? 'text-danger' : undefined}>{ACTION_LABEL[a].verb} all…</span>
           </Button>
         );
       })}

@@ -51,6 +51,7 @@ const specs: Spec[] = [
       for (const row of await results(page).all()) {
         assert.match(await row.innerText(), new RegExp(`${SEARCH_QUEUE}[\\s\\S]*retry[\\s\\S]*order:sync`));
       }
+      await page.waitForTimeout(400); // the progress bar's width transition
       await screenshot(page, 'search');
       // Removing a chip widens again; the back button undoes a change.
       await page.getByRole('button', { name: 'Remove filter Header tenant = acme' }).click();
