@@ -9,11 +9,12 @@
  *                        situation, server and scheduler is present and still changing; exit 0/1
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRedis } from '../lib/asynq/redis';
 import { startRedisServer } from './support/redis-server';
 import { startDemoApp } from './demo/app';
+import { demoMux } from './demo/handlers';
 import { census, describe, missing } from './demo/check';
 import { seedSampleData } from './demo/sample-data';
 
@@ -63,11 +64,14 @@ async function main(): Promise<void> {
 
   let app: ChildProcess | null = null;
   if (web) {
+    // The routing page starts from the patterns the demo's workers register.
+    const routingFile = join(redis.dir, 'routing.json');
+    writeFileSync(routingFile, JSON.stringify({ patterns: demoMux(client).patterns() }));
     // Node runs Next's CLI directly (not through npx) so a signal reaches the server itself.
     app = spawn(process.execPath, [nextBin, 'start', '-p', String(port)], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, REDIS_URL: redis.url },
+      env: { ...process.env, REDIS_URL: redis.url, ASYNQLENS_ROUTING_FILE: routingFile },
     });
     console.log(`\n  asynqlens demo: http://localhost:${port}   (Redis at ${redis.url}; Ctrl-C stops everything)\n`);
   } else {

@@ -15,7 +15,7 @@ export async function readRoutingFile(): Promise<RoutingPatternsDto> {
   if (!source) return { patterns: [], source: null, problem: null };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(source, 'utf8')) as unknown;
+    parsed = JSON.parse(await readFile(/*turbopackIgnore: true*/ source, 'utf8')) as unknown;
   } catch (err) {
     const why = err instanceof SyntaxError ? `not valid JSON: ${err.message}` : `cannot be read: ${err instanceof Error ? err.message : String(err)}`;
     return { patterns: [], source, problem: `ASYNQLENS_ROUTING_FILE ${source} ${why}` };

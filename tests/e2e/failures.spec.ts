@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import * as k from '../../lib/asynq/keys';
 import { paths } from '../../lib/paths';
-import type { Spec } from './support/harness';
+import { eventually, type Spec } from './support/harness';
 
 export const phase = 'read';
 
@@ -23,9 +23,11 @@ const specs: Spec[] = [
       await card.waitFor();
       assert.match(await card.getByTestId('not-found-explanation').innerText(), /No worker registered a handler for "report:new"/);
       const queues = card.getByRole('list', { name: 'Queues with report:new tasks that found no handler' });
+      await queues.getByRole('link', { name: 'worker-1.prod' }).waitFor(); // the server listening on default
+      await eventually('the waiting tasks counted', async () => /Still waiting\s+none/i.test(await queues.innerText()));
       const perQueue = await queues.innerText();
-      assert.match(perQueue, /Queue\s+default\s+Failed\s+5 archived\s+Still waiting\s+none/i);
-      assert.match(perQueue, /worker-1\.prod pid 4242/, 'the server listening on default');
+      assert.match(perQueue, /Queue\s+default\s+Failed\s+5 archived/i);
+      assert.match(perQueue, /worker-1\.prod pid 4242 · active/);
       const groups = page.locator('[data-testid="not-found-group"], [data-testid="failure-group"]');
       assert.equal(await groups.first().getAttribute('data-testid'), 'not-found-group', 'not-found groups come first');
       const webhook = page.getByTestId('failure-group').filter({ hasText: '503 Service Unavailable' });

@@ -101,6 +101,11 @@ export class ServeMux implements HandlerObject {
     return this.handler(task).handler.processTask(ctx, task);
   }
 
+  /** Every registered pattern, in registration-independent (longest first) order. */
+  patterns(): string[] {
+    return this.byLength.map((e) => e.pattern);
+  }
+
   private match(type: string): { handler: HandlerObject; pattern: string } {
     const exact = this.exact.get(type);
     if (exact) return { handler: exact, pattern: type };
