@@ -26,12 +26,7 @@ function newestSource(): number {
   return newest;
 }
 
-/** Runs `next build` when .next/BUILD_ID is missing or older than the sources; says which. */
-export async function buildIfStale(): Promise<string> {
-  const buildId = join(root, '.next', 'BUILD_ID');
-  if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) return 'the existing production build (newer than app/, components/, lib/)';
-  console.log('  building the app (`next build`: .next/BUILD_ID is missing or older than the sources)…');
-  const started = performance.now();
+function runNextBuild(): Promise<{ code: number | null; log: string }> {
   const child = spawn(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
     cwd: root,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
@@ -40,11 +35,35 @@ export async function buildIfStale(): Promise<string> {
   let log = '';
   child.stdout.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-6000)));
   child.stderr.on('data', (c: Buffer) => (log = (log + c.toString()).slice(-6000)));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
-  if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${log}`);
-  const s = ((performance.now() - started) / 1000).toFixed(0);
-  console.log(`  built in ${s} s`);
-  return `a fresh production build (\`next build\`, ${s} s, run because the sources were newer than .next/BUILD_ID)`;
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, log })));
+}
+
+const BUSY = 'Another next build process is already running';
+const BUSY_WAIT_MS = 5 * 60_000;
+
+/**
+ * Runs `next build` when .next/BUILD_ID is missing or older than the sources; says which. A
+ * build someone else is running in this tree (Next's lock on .next) is waited for, then the
+ * staleness checked again.
+ */
+export async function buildIfStale(): Promise<string> {
+  const buildId = join(root, '.next', 'BUILD_ID');
+  const deadline = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) return 'the existing production build (newer than app/, components/, lib/)';
+    console.log('  building the app (`next build`: .next/BUILD_ID is missing or older than the sources)…');
+    const started = performance.now();
+    const { code, log } = await runNextBuild();
+    if (code !== 0 && log.includes(BUSY) && Date.now() < deadline) {
+      console.log('  another `next build` is running in this tree; waiting for it');
+      await new Promise((r) => setTimeout(r, 10_000));
+      continue;
+    }
+    if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${log}`);
+    const s = ((performance.now() - started) / 1000).toFixed(0);
+    console.log(`  built in ${s} s`);
+    return `a fresh production build (\`next build\`, ${s} s, run because the sources were newer than .next/BUILD_ID)`;
+  }
 }
 
 /**

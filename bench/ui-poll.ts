@@ -68,9 +68,17 @@ async function openTab(browser: Browser, url: string): Promise<Tab> {
     if (r.method() === 'GET' && r.headers()['rsc'] === '1') tab.refreshes.push(now);
   });
   page.on('pageerror', (e) => tab.problems.push(`page error: ${e.message.split('\n')[0]}`));
-  page.on('requestfailed', (r) => tab.problems.push(`${r.method()} ${new URL(r.url()).pathname} failed: ${r.failure()?.errorText}`));
+  // Next's router cancels an RSC response's stream once it has read it: Chromium reports those
+  // as ERR_ABORTED after their response, which is not a failure.
+  const answered = new WeakSet<object>();
   page.on('response', (r) => {
+    answered.add(r.request());
     if (r.status() >= 400) tab.problems.push(`${r.request().method()} ${new URL(r.url()).pathname}: ${r.status()}`);
+  });
+  page.on('requestfailed', (r) => {
+    const error = r.failure()?.errorText ?? '?';
+    if (error === 'net::ERR_ABORTED' && answered.has(r)) return;
+    tab.problems.push(`${r.method()} ${new URL(r.url()).pathname} failed: ${error}`);
   });
   await page.goto(url, { waitUntil: 'load' });
   await page.locator(`${QUEUE_TABLE} tbody tr`).first().waitFor({ timeout: 30_000 });
@@ -89,6 +97,8 @@ export interface PollResult {
   requestsPerTab: number[];
   /** document.visibilityState / hasFocus() of each tab at the window's start. */
   visibility: string[];
+  /** Per tab: its first refresh in the window, ms after the window's start, modulo the poll interval. */
+  phasesMs: number[];
   /** What went wrong in the tabs (page errors, failed or ≥ 400 requests), "tab i: …". */
   problems: string[];
   /** From opening the first tab to the window's start. */
@@ -99,20 +109,27 @@ export interface PollResult {
 
 const inWindow = (times: number[], from: number, to: number) => times.filter((t) => t >= from && t < to).length;
 
-/**
- * Opens `tabs` overview tabs, tab i at i × `staggerMs` after the first (so that their poll timers
- * are spread over the interval the way tabs opened at different moments are), waits until all
- * show the queue table, then counts Redis commands over `windowMs`.
- */
 export interface PollOptions {
   tabs: number;
+  /** Tab i is opened, and later re-phased, at i × staggerMs. */
   staggerMs: number;
   windowMs: number;
   /** The queue whose processed counter ticks, and how often (see liveTicker). */
   liveQueue: string;
   liveEveryMs: number;
+  /** The poll interval, to report each tab's phase in it. */
+  pollMs: number;
 }
 
+/**
+ * Opens `tabs` overview tabs, tab i at i × `staggerMs` after the first, and waits until all show
+ * the queue table. Where in the poll interval a tab refreshes is set by when it hydrated, which
+ * on a busy machine bunches up by chance; so each tab then gets the `visibilitychange` a browser
+ * sends when the user switches back to it, again at i × `staggerMs`: AutoRefresh refreshes at
+ * once and restarts its timer, so the tabs' phases are spread evenly over the interval, like
+ * tabs opened at independent moments, the same in every run. Then Redis commands are counted
+ * over `windowMs`.
+ */
 export async function measurePolling(browser: Browser, url: string, admin: Redis, opts: PollOptions): Promise<PollResult> {
   const { tabs, staggerMs, windowMs } = opts;
   const ticker = liveTicker(admin, opts.liveQueue, opts.liveEveryMs);
@@ -128,6 +145,15 @@ export async function measurePolling(browser: Browser, url: string, admin: Redis
     const failed = opened.find((o) => o.status === 'rejected');
     if (failed) throw new Error(`${tabs - open.length} of ${tabs} tabs did not show the overview: ${String(failed.reason)}`);
     const visibility = await Promise.all(open.map((t) => t.page.evaluate(() => `${document.visibilityState}${document.hasFocus() ? '+focused' : ''}`)));
+    const t1 = Date.now() + 500;
+    await Promise.all(
+      open.map(async (t, i) => {
+        await new Promise((r) => setTimeout(r, t1 + i * staggerMs - Date.now()));
+        await t.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+      }),
+    );
+    // Let the re-phasing refreshes finish before counting.
+    await new Promise((r) => setTimeout(r, 1500));
     const beforeP = commandCalls(admin);
     ticker.state.counting = true;
     const before = await beforeP;
@@ -145,6 +171,10 @@ export async function measurePolling(browser: Browser, url: string, admin: Redis
       perMinute: (commands * 60_000) / (to - from),
       byCommand: [...d.entries()].sort((a, b) => b[1] - a[1]),
       refreshesPerTab: open.map((t) => inWindow(t.refreshes, from, to)),
+      phasesMs: open.map((t) => {
+        const first = t.refreshes.find((x) => x >= from);
+        return first === undefined ? NaN : (first - from) % opts.pollMs;
+      }),
       requestsPerTab: open.map((t) => inWindow(t.requests, from, to)),
       visibility,
       openSpanMs: from - t0,

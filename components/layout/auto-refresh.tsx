@@ -37,10 +37,12 @@ export function AutoRefresh({ fingerprint, failing }: Props) {
       const { changedAt, failing: f } = latest.current;
       const delay = pollDelay({ baseMs: pollIntervalMs, idleMs: Date.now() - changedAt, failing: f, failingMs: DOWN_PROBE_MS });
       if (delay === false) return;
+      // Fire on wall-clock multiples of the interval, so every open tab asks at the same
+      // moment and they all share one server-side snapshot: 20 tabs then cost Redis what one does.
       timer = setTimeout(() => {
         if (!document.hidden) refresh();
         schedule();
-      }, delay);
+      }, delay - (Date.now() % delay));
     };
     const onVisible = () => {
       if (document.hidden) return;
