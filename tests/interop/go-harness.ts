@@ -3,11 +3,13 @@
  * interop suite: finds or builds it, runs the long-lived `scenario` and takes a `dump`.
  */
 import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, delimiter } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { describe, it } from 'vitest';
 
 const execFileAsync = promisify(execFile);
 
@@ -180,6 +182,43 @@ export async function ensureInteropBinary(avail: GoAvailability): Promise<string
   const out = join(GO_MODULE_DIR, 'interop-bin');
   try {
     await execFileAsync(avail.go, ['build', '-o', 'interop-bin', '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 });
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`go build in ${GO_MODULE_DIR} failed: ${e.message}\n${e.stderr ?? ''}`);
+  }
+  return out;
+}
+
+/**
+ * For a suite of tests/interop/<folder>: without Go, a failing test under CI=true (a skipped
+ * interop suite counts as a failure there), else the loud banner. Call once at the top of a
+ * test file, then wrap the suite in `describe.skipIf(avail.kind === 'missing')`.
+ */
+export function requireGoFor(avail: GoAvailability, suite: string, folder: string): void {
+  if (avail.kind !== 'missing') return;
+  if (process.env.CI === 'true') {
+    describe(`${suite} under CI`, () => {
+      it('requires Go (a skipped interop suite counts as a failure under CI=true)', () => {
+        throw new Error(`${suite} cannot run under CI: ${avail.reason}`);
+      });
+    });
+  } else {
+    console.warn(`${NO_GO_BANNER}\n##  Also skipped: ${suite} (tests/interop/${folder})\n`);
+  }
+}
+
+/**
+ * The interop program built into a private temporary directory (removed at exit), so test
+ * files running in parallel never overwrite each other's binary; the prebuilt one when
+ * ASYNQLENS_GO_BIN is set.
+ */
+export async function privateInteropBinary(avail: GoAvailability, label: string): Promise<string> {
+  if (avail.kind !== 'build') return ensureInteropBinary(avail);
+  const dir = mkdtempSync(join(tmpdir(), `asynqlens-interop-${label}-`));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const out = join(dir, 'interop-bin');
+  try {
+    await execFileAsync(avail.go, ['build', '-o', out, '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
     throw new Error(`go build in ${GO_MODULE_DIR} failed: ${e.message}\n${e.stderr ?? ''}`);

@@ -5,14 +5,9 @@
  * binary. Without Go the suite is skipped loudly, and fails under CI=true (go-harness's rule).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, inject, it } from 'vitest';
-import { ensureInteropBinary, GO_MODULE_DIR, goAvailability, NO_GO_BANNER } from '../go-harness';
+import { inject } from 'vitest';
+import { goAvailability, privateInteropBinary, requireGoFor } from '../go-harness';
 
-const execFileAsync = promisify(execFile);
 const avail = goAvailability();
 
 /** True when the suite must be skipped (Go missing and not under CI). */
@@ -20,31 +15,13 @@ export const noGo = avail.kind === 'missing';
 
 /** Call once at the top of a test file, then wrap the suite in `describe.skipIf(noGo)`. */
 export function requireGo(suite: string): void {
-  if (!noGo) return;
-  if (process.env.CI === 'true') {
-    describe(`${suite} under CI`, () => {
-      it('requires Go (a skipped interop suite counts as a failure under CI=true)', () => {
-        throw new Error(`${suite} cannot run under CI: ${avail.kind === 'missing' ? avail.reason : ''}`);
-      });
-    });
-  } else {
-    console.warn(`${NO_GO_BANNER}\n##  Also skipped: ${suite} (tests/interop/diagnostics)\n`);
-  }
+  requireGoFor(avail, suite, 'diagnostics');
 }
 
 let bin: Promise<string> | undefined;
 
 function goBin(): Promise<string> {
-  bin ??= (async () => {
-    if (avail.kind !== 'build') return ensureInteropBinary(avail);
-    const dir = mkdtempSync(join(tmpdir(), 'asynqlens-interop-diag-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const out = join(dir, 'interop-bin');
-    await execFileAsync(avail.go, ['build', '-o', out, '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 }).catch((err: { message: string; stderr?: string }) => {
-      throw new Error(`go build in ${GO_MODULE_DIR} failed: ${err.message}\n${err.stderr ?? ''}`);
-    });
-    return out;
-  })();
+  bin ??= privateInteropBinary(avail, 'diag');
   return bin;
 }
 

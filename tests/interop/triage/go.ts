@@ -5,43 +5,22 @@
  * redis-server (tests/integration/triage/helpers.ts). Without Go the suites skip loudly, and
  * fail under CI=true.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, it } from 'vitest';
-import { ensureInteropBinary, GO_MODULE_DIR, goAvailability, NO_GO_BANNER, type GoDump } from '../go-harness';
+import { spawn } from 'node:child_process';
 
-const execFileAsync = promisify(execFile);
+import { goAvailability, privateInteropBinary, requireGoFor, type GoDump } from '../go-harness';
+
 const avail = goAvailability();
 export const noGo = avail.kind === 'missing';
 
 /** Call at the top of a test file; wrap the suite in `describe.skipIf(noGo)`. */
 export function requireGo(suite: string): void {
-  if (!noGo) return;
-  if (process.env.CI === 'true') {
-    describe(`${suite} under CI`, () => {
-      it('requires Go (a skipped interop suite counts as a failure under CI=true)', () => {
-        throw new Error(`${suite} cannot run under CI: ${avail.kind === 'missing' ? avail.reason : ''}`);
-      });
-    });
-  } else {
-    console.warn(`${NO_GO_BANNER}\n##  Also skipped: ${suite} (tests/interop/triage)\n`);
-  }
+  requireGoFor(avail, suite, 'triage');
 }
 
 let bin: Promise<string> | undefined;
 
 function goBin(): Promise<string> {
-  bin ??= (async () => {
-    if (avail.kind !== 'build') return ensureInteropBinary(avail);
-    const dir = mkdtempSync(join(tmpdir(), 'asynqlens-interop-triage-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const out = join(dir, 'interop-bin');
-    await execFileAsync(avail.go, ['build', '-o', out, '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 });
-    return out;
-  })();
+  bin ??= privateInteropBinary(avail, 'triage');
   return bin;
 }
 

@@ -4,43 +4,22 @@
  * one-shot subcommand or as a long-running `serve`. Without Go the suites skip loudly, and
  * fail under CI=true, like tests/interop/live.test.ts.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, inject, it } from 'vitest';
-import { ensureInteropBinary, GO_MODULE_DIR, goAvailability, NO_GO_BANNER } from '../go-harness';
+import { spawn } from 'node:child_process';
+import { inject } from 'vitest';
+import { goAvailability, privateInteropBinary, requireGoFor } from '../go-harness';
 
-const execFileAsync = promisify(execFile);
 const avail = goAvailability();
 export const noGo = avail.kind === 'missing';
 
 /** Call at the top of a test file; wrap the suite in `describe.skipIf(noGo)`. */
 export function requireGo(suite: string): void {
-  if (!noGo) return;
-  if (process.env.CI === 'true') {
-    describe(`${suite} under CI`, () => {
-      it('requires Go (a skipped interop suite counts as a failure under CI=true)', () => {
-        throw new Error(`${suite} cannot run under CI: ${avail.kind === 'missing' ? avail.reason : ''}`);
-      });
-    });
-  } else {
-    console.warn(`${NO_GO_BANNER}\n##  Also skipped: ${suite} (tests/interop/worker)\n`);
-  }
+  requireGoFor(avail, suite, 'worker');
 }
 
 let bin: Promise<string> | undefined;
 
 function goBin(): Promise<string> {
-  bin ??= (async () => {
-    if (avail.kind !== 'build') return ensureInteropBinary(avail);
-    const dir = mkdtempSync(join(tmpdir(), 'asynqlens-interop-worker-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const out = join(dir, 'interop-bin');
-    await execFileAsync(avail.go, ['build', '-o', out, '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 });
-    return out;
-  })();
+  bin ??= privateInteropBinary(avail, 'worker');
   return bin;
 }
 

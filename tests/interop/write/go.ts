@@ -7,15 +7,9 @@
  * binary. Without Go the suites are skipped loudly, and fail under CI=true, exactly like
  * tests/interop/live.test.ts (the availability logic is go-harness's).
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, inject, it } from 'vitest';
-import { ensureInteropBinary, GO_MODULE_DIR, goAvailability, NO_GO_BANNER } from '../go-harness';
-
-const execFileAsync = promisify(execFile);
+import { spawn } from 'node:child_process';
+import { inject } from 'vitest';
+import { goAvailability, privateInteropBinary, requireGoFor } from '../go-harness';
 
 export const goAvail = goAvailability();
 /** True when the suite must be skipped (Go missing and not under CI). */
@@ -26,35 +20,14 @@ export const noGo = goAvail.kind === 'missing';
  * Without Go: a banner (skip), or under CI=true a failing test.
  */
 export function requireGo(suite: string): void {
-  if (!noGo) return;
-  if (process.env.CI === 'true') {
-    describe(`${suite} under CI`, () => {
-      it('requires Go (a skipped interop suite counts as a failure under CI=true)', () => {
-        throw new Error(`${suite} cannot run under CI: ${goAvail.kind === 'missing' ? goAvail.reason : ''}`);
-      });
-    });
-  } else {
-    console.warn(`${NO_GO_BANNER}\n##  Also skipped: ${suite} (tests/interop/write)\n`);
-  }
+  requireGoFor(goAvail, suite, 'write');
 }
 
 let binPromise: Promise<string> | undefined;
 
 /** Path of a runnable interop program (built once per process). */
 export function goBin(): Promise<string> {
-  binPromise ??= (async () => {
-    if (goAvail.kind !== 'build') return ensureInteropBinary(goAvail);
-    const dir = mkdtempSync(join(tmpdir(), 'asynqlens-interop-write-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const out = join(dir, 'interop-bin');
-    try {
-      await execFileAsync(goAvail.go, ['build', '-o', out, '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 });
-    } catch (err) {
-      const e = err as { stderr?: string; message: string };
-      throw new Error(`go build in ${GO_MODULE_DIR} failed: ${e.message}\n${e.stderr ?? ''}`);
-    }
-    return out;
-  })();
+  binPromise ??= privateInteropBinary(goAvail, 'write');
   return binPromise;
 }
 
