@@ -1,22 +1,31 @@
 import 'server-only';
 import type { Redis } from 'ioredis';
-import { createInspector, createRedis, type Inspector } from '@/lib/asynq';
+import { createInspector, type Inspector } from '@/lib/asynq';
+import { connect } from '@/lib/asynq/connection';
 import { env } from './env';
+import { redisTarget } from './redis-target';
 
 /**
- * One Redis connection per process. Cached on globalThis so that hot reloads in development
- * reuse it instead of leaking a connection per edit.
+ * One Redis client per process (a Cluster client on a cluster). Cached on globalThis so that
+ * hot reloads in development reuse it instead of leaking a connection per edit.
  */
 const g = globalThis as unknown as { asynqlensRedis?: Redis; asynqlensInspector?: Inspector };
 
 export function getRedis(): Redis {
   if (!g.asynqlensRedis) {
-    const { REDIS_URL, ASYNQLENS_COMMAND_TIMEOUT_MS } = env();
-    g.asynqlensRedis = createRedis({ url: REDIS_URL, commandTimeoutMs: ASYNQLENS_COMMAND_TIMEOUT_MS });
+    const client = connect(redisTarget(), { commandTimeoutMs: env().ASYNQLENS_COMMAND_TIMEOUT_MS, connectionName: 'asynqlens' });
     // Errors surface per request as 503s; without a listener ioredis would log each retry.
-    g.asynqlensRedis.on('error', () => {});
+    client.on('error', () => {});
+    // The core accepts a Cluster client wherever it takes a Redis one: every call it makes keeps
+    // one queue's keys (one hash slot) per script, pipeline and transaction.
+    g.asynqlensRedis = client as Redis;
   }
   return g.asynqlensRedis;
+}
+
+/** The deployment kind, for health checks and the Redis page. */
+export function redisMode(): 'standalone' | 'sentinel' | 'cluster' {
+  return redisTarget().kind;
 }
 
 export function getInspector(): Inspector {

@@ -1,0 +1,167 @@
+/**
+ * Where Redis is and how to reach it: one plain Redis, a Sentinel-managed master, or a Redis
+ * Cluster — the three deployments asynq's own clients support (RedisClientOpt,
+ * RedisFailoverClientOpt, RedisClusterClientOpt). Credentials, database and TLS come from the
+ * URL and the TLS settings whatever the topology, so one set of settings describes them all.
+ */
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions as TlsOptions } from 'node:tls';
+import { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
+import { createRedis } from './redis';
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+export interface TlsSettings {
+  /** PEM file of the CA that signed the server's certificate (default: Node's CA store). */
+  caFile?: string;
+  /** Client certificate and key (PEM) for servers that require mutual TLS. */
+  certFile?: string;
+  keyFile?: string;
+  /** Name to verify the certificate against when it differs from the host connected to. */
+  serverName?: string;
+  /** Skip certificate verification. Only for testing: it lets anyone in the path read the traffic. */
+  insecure?: boolean;
+}
+
+export type RedisTarget =
+  | { kind: 'standalone'; url: string; tls?: TlsSettings }
+  | {
+      kind: 'sentinel';
+      /** Credentials, db and TLS of the data nodes; its host is ignored (the sentinels name the master). */
+      url: string;
+      sentinels: HostPort[];
+      masterName: string;
+      sentinelUsername?: string;
+      sentinelPassword?: string;
+      tls?: TlsSettings;
+    }
+  | {
+      kind: 'cluster';
+      /** Credentials and TLS of the nodes; its host is ignored (the seeds lead to every node). */
+      url: string;
+      nodes: HostPort[];
+      tls?: TlsSettings;
+    };
+
+export interface ConnectSettings {
+  /** Milliseconds before a command counts as failed. */
+  commandTimeoutMs?: number;
+  /** Client name shown by CLIENT LIST, so an operator can tell the dashboard's connections apart. */
+  connectionName?: string;
+}
+
+export function formatHostPort({ host, port }: HostPort): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** `host:port` → HostPort; the error names the setting and the rule. */
+export function parseHostPort(text: string, setting: string): HostPort {
+  const m = /^\[?([^\]\s]+?)\]?:(\d{1,5})$/.exec(text.trim());
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || !m[1] || port < 1 || port > 65535) {
+    throw new Error(`${setting}: "${text}" is not host:port (port 1–65535)`);
+  }
+  return { host: m[1], port };
+}
+
+/** The address errors and health checks name: where requests go, never the credentials. */
+export function describeTarget(target: RedisTarget): string {
+  switch (target.kind) {
+    case 'standalone': {
+      const u = new URL(target.url);
+      const db = u.pathname && u.pathname !== '/' ? u.pathname : '';
+      return `${u.hostname}:${u.port || '6379'}${db}`;
+    }
+    case 'sentinel':
+      return `sentinel master "${target.masterName}" via ${target.sentinels.map(formatHostPort).join(',')}`;
+    case 'cluster':
+      return `cluster ${target.nodes.map(formatHostPort).join(',')}`;
+  }
+}
+
+function tlsOptions(url: URL, tls: TlsSettings | undefined): TlsOptions | undefined {
+  const wanted = url.protocol === 'rediss:' || (tls !== undefined && Object.values(tls).some((v) => v !== undefined && v !== false));
+  if (!wanted) return undefined;
+  return {
+    ...(tls?.caFile ? { ca: readFileSync(tls.caFile) } : {}),
+    ...(tls?.certFile ? { cert: readFileSync(tls.certFile) } : {}),
+    ...(tls?.keyFile ? { key: readFileSync(tls.keyFile) } : {}),
+    ...(tls?.serverName ? { servername: tls.serverName } : {}),
+    ...(tls?.insecure ? { rejectUnauthorized: false } : {}),
+  };
+}
+
+/** Username, password and db of a redis:// URL, decoded (ACL users and passwords may hold any byte). */
+function credentials(url: URL): Pick<RedisOptions, 'username' | 'password' | 'db'> {
+  const db = url.pathname.replace(/^\//, '');
+  return {
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(db ? { db: Number(db) } : {}),
+  };
+}
+
+/**
+ * Opens the client for `target`. Every node connection gets the same fault behaviour as a
+ * plain connection (createRedis' options): a dead or stalled node fails requests fast instead
+ * of queueing them. Nothing connects until the first command.
+ */
+export function connect(target: RedisTarget, settings: ConnectSettings = {}): Redis | Cluster {
+  const url = new URL(target.url);
+  const tls = tlsOptions(url, target.tls);
+  const name = settings.connectionName ? { connectionName: settings.connectionName } : {};
+  const base = { commandTimeoutMs: settings.commandTimeoutMs };
+  switch (target.kind) {
+    case 'standalone':
+      return createRedis({ url: target.url, ...base, redisOptions: { ...name, ...(tls ? { tls } : {}) } });
+    case 'sentinel':
+      // ioredis asks the sentinels for the master's address on every (re)connect, so after a
+      // failover the next reconnect lands on the promoted replica.
+      return createRedis({
+        url: target.url,
+        ...base,
+        redisOptions: {
+          ...name,
+          sentinels: target.sentinels,
+          name: target.masterName,
+          role: 'master',
+          ...(target.sentinelUsername ? { sentinelUsername: target.sentinelUsername } : {}),
+          ...(target.sentinelPassword ? { sentinelPassword: target.sentinelPassword } : {}),
+          ...(tls ? { tls, enableTLSForSentinelMode: true, sentinelTLS: tls } : {}),
+          // A failover closes the old master's connections; reconnect to the new one at once.
+          sentinelRetryStrategy: (times: number) => Math.min(times * 200, 2000),
+        },
+      });
+    case 'cluster': {
+      const { db, ...auth } = credentials(url);
+      if (db) throw new Error(`REDIS_URL: Redis Cluster has only database 0, got /${db}`);
+      // The per-node options come from the same factory as a plain connection.
+      const nodeOptions = { ...createRedis({ url: target.url, ...base }).options };
+      const options: ClusterOptions = {
+        lazyConnect: true,
+        // Reads go to masters: replicas may lag, and the dashboard shows what workers will see.
+        scaleReads: 'master',
+        // Fail a command after one redirection storm instead of retrying for seconds.
+        maxRedirections: 4,
+        retryDelayOnFailover: 200,
+        retryDelayOnClusterDown: 200,
+        slotsRefreshTimeout: 2000,
+        clusterRetryStrategy: (times: number) => Math.min(times * 200, 2000),
+        redisOptions: { ...pickNodeOptions(nodeOptions), ...auth, ...name, ...(tls ? { tls } : {}) },
+        // Managed clusters announce node addresses that only resolve with TLS SNI; keep the
+        // name as announced rather than resolving it to an IP first.
+        ...(tls ? { dnsLookup: (address: string, done: (err: Error | null, address: string) => void) => done(null, address) } : {}),
+      };
+      return new Cluster(target.nodes, options);
+    }
+  }
+}
+
+/** The settings of a plain connection that make sense for every cluster node. */
+function pickNodeOptions(o: RedisOptions): RedisOptions {
+  const { host: _h, port: _p, path: _path, db: _db, username: _u, password: _pw, lazyConnect: _l, ...rest } = o;
+  return rest;
+}
