@@ -1,30 +1,126 @@
 /**
  * Creates the ioredis connection the core uses, tuned for a dashboard that shares Redis with
- * production workers: fail a request fast when Redis is gone instead of queueing it forever.
+ * production workers: a request fails fast when Redis is gone or stalled instead of waiting in
+ * a queue, and no command is ever sent twice because the connection dropped.
+ *
+ * What ioredis 5.9 does on its own (redis/event_handler.js, Redis.js), and what we change:
+ * - A command written to the socket sits in `commandQueue` until its reply. When the socket
+ *   closes, that queue becomes `prevCommandQueue`, and by default (autoResendUnfulfilledCommands)
+ *   it is written again on the next connection. Redis may well have run it already (only the
+ *   reply was lost), so a mutation would run twice: an enqueue without an ID makes two tasks.
+ * - A command issued while not connected waits in `offlineQueue` and is sent on reconnect;
+ *   with maxRetriesPerRequest 1 it is failed only after the second failed reconnect attempt
+ *   (up to ~4 s with our backoff), and even a command whose caller already saw "Command timed
+ *   out" is still sent later.
+ * - A reply that never comes fails the command after `commandTimeout`, but the command stays
+ *   queued on the socket, so the late reply is still matched to it (replies never shift).
  */
 import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Why 3 s: every command the dashboard sends is bounded to a few milliseconds of Redis time
+ * (bulk batches ≈ 2 ms, scans in COUNT-limited steps, scripts over ≤ 500 tasks). An answer
+ * 1000× slower than normal means Redis is stalled (DEBUG SLEEP, CLIENT PAUSE, a long script of
+ * someone else's, a fork on a starved host), and a person looking at a spinner deserves to be told.
+ */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 3000;
 
 export interface ConnectOptions {
   /** `redis://[user:password@]host:port/db` or `rediss://` for TLS. */
   url: string;
-  /** Milliseconds before a command counts as failed (default 5000). */
-  commandTimeoutMs?: number;
+  /** Milliseconds before a command counts as failed (default {@link DEFAULT_COMMAND_TIMEOUT_MS}). */
+  commandTimeoutMs?: number | undefined;
   /** Extra ioredis options (TLS files, name, ...). */
   redisOptions?: RedisOptions;
 }
 
 /**
- * A lazily connecting client. `maxRetriesPerRequest: 1` makes a command issued while Redis is
- * down fail after one reconnect attempt (a few hundred ms) rather than after 20; the client
- * keeps reconnecting in the background, so requests succeed again as soon as Redis is back.
+ * The connection was lost after the command was written and before its reply arrived: Redis
+ * may or may not have run it. Never resent (see the file comment).
  */
-export function createRedis({ url, commandTimeoutMs = 5000, redisOptions = {} }: ConnectOptions): Redis {
-  return new Redis(url, {
+export class ReplyLostError extends Error {
+  override readonly name = 'ReplyLostError';
+  constructor() {
+    super('connection to Redis lost before it replied');
+  }
+}
+
+/** The command was never written to Redis: it certainly did not run. */
+export class NotSentError extends Error {
+  override readonly name = 'NotSentError';
+  constructor(reason = 'not connected to Redis (reconnecting)') {
+    super(reason);
+  }
+}
+
+/**
+ * Every option that decides how a connection behaves when Redis fails, without the address:
+ * a plain connection (createRedis) and each node connection of a Sentinel or Cluster client use
+ * the same. Options only cover safety (no resend); the speed of failing needs the listeners of
+ * {@link guardConnection} too, which createRedis installs.
+ */
+export function baseRedisOptions({ commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS }: { commandTimeoutMs?: number | undefined } = {}): RedisOptions {
+  return {
+    // Nothing connects at import or build time (there is no Redis then); the first command does.
     lazyConnect: true,
+    // A command is never written twice: one whose reply was lost may have run (see above).
+    autoResendUnfulfilledCommands: false,
+    // Needed for the very first command of a lazy connection, issued while it is still
+    // connecting. guardConnection turns it off once that first attempt is over, so later
+    // commands issued while disconnected fail at once instead of queueing.
+    enableOfflineQueue: true,
+    // Where the offline queue is still on (a client without guardConnection), give up on a
+    // queued command after one failed reconnect rather than ioredis' default 20.
     maxRetriesPerRequest: 1,
+    // A stalled Redis (DEBUG SLEEP, CLIENT PAUSE, a long script) fails the request after this;
+    // lib/server then answers at once while one PING probes (redis-stall.ts).
     commandTimeout: commandTimeoutMs,
+    // A blackholed host (no RST, no answer) fails the connect after 3 s, not the OS's ~2 min.
     connectTimeout: 3000,
+    // Reconnect forever in the background, 200 ms, 400 ms, … at most every 2 s: requests work
+    // again as soon as Redis is back, without restarting the app. Cost when down: one TCP
+    // connect attempt per period.
     retryStrategy: (times) => Math.min(times * 200, 2000),
-    ...redisOptions,
+  };
+}
+
+/** The two private ioredis members guardConnection needs (present in ioredis 5.x). */
+interface Queues {
+  flushQueue(error: Error, options?: { offlineQueue?: boolean; commandQueue?: boolean }): void;
+  options: RedisOptions;
+}
+
+/**
+ * Makes a connection fail fast on a drop instead of leaving commands pending:
+ * - on `close`, commands written on a connection that was ready fail at once with
+ *   {@link ReplyLostError} (ioredis would otherwise keep them until commandTimeout, or resend
+ *   them with autoResendUnfulfilledCommands), and commands still waiting to be written fail with
+ *   {@link NotSentError};
+ * - after the first connection attempt (ready or closed), the offline queue is off: a command
+ *   issued while reconnecting is refused at once ("Stream isn't writeable …"), never queued.
+ * Both run on events ioredis emits on the next tick after the socket closes, before its
+ * reconnect timer (≥ 200 ms) can fire, so they act on the closed connection's queues only.
+ */
+export function guardConnection<T extends Redis>(redis: T): T {
+  const q = redis as unknown as Queues;
+  if (typeof q.flushQueue !== 'function') throw new Error('guardConnection: this ioredis has no flushQueue (expected 5.x)');
+  let ready = false;
+  redis.on('ready', () => {
+    ready = true;
+    q.options.enableOfflineQueue = false;
   });
+  redis.on('close', () => {
+    q.options.enableOfflineQueue = false;
+    q.flushQueue(new NotSentError('connection to Redis closed before the command was sent'), { commandQueue: false });
+    // Only a ready connection carries our commands: before ready its queue holds the handshake
+    // (INFO, CLIENT SETINFO), which ioredis itself discards on the next connect.
+    if (ready) q.flushQueue(new ReplyLostError(), { offlineQueue: false });
+    ready = false;
+  });
+  return redis;
+}
+
+/** A lazily connecting client with {@link baseRedisOptions} and {@link guardConnection}. */
+export function createRedis({ url, commandTimeoutMs, redisOptions = {} }: ConnectOptions): Redis {
+  return guardConnection(new Redis(url, { ...baseRedisOptions({ commandTimeoutMs }), ...redisOptions }));
 }

@@ -1,7 +1,9 @@
 import 'server-only';
 import { ZodError } from 'zod';
 import { isAsynqError } from '@/lib/asynq';
-import { redisAddress } from './env';
+import { env, redisAddress } from './env';
+import { classifyRedisFailure, describeFailure } from './redis-failure';
+import { noteRedisFailure, RedisStalledError } from './redis-stall';
 
 /** An error that already knows its HTTP status and wire code. */
 export class HttpError extends Error {
@@ -23,16 +25,45 @@ const STATUS: Record<string, number> = {
   UNAVAILABLE: 503,
 };
 
-/** ioredis reports a lost or unreachable server in these words (and Node in these codes). */
-const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed|max retries per request|Command timed out|Stream isn't writeable|connect ETIMEDOUT/i;
-
 function json(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
   return Response.json({ error: { code, message, ...details } }, { status });
 }
 
+export interface ErrorContext {
+  /** The request changes data: a failure after a command was sent leaves the outcome unknown. */
+  mutates?: boolean | undefined;
+}
+
+const NOTHING_CHANGED = ' Nothing was changed.';
+
+/**
+ * The 503 for a Redis that is down or stalled, naming its address. For a change whose command
+ * may have reached Redis before the failure, the outcome is unknown and said so: a blind retry
+ * could apply it twice (an enqueue without an ID would make two tasks).
+ */
+function redisUnavailable(err: unknown, { mutates }: ErrorContext): Response | null {
+  const timeoutMs = env().ASYNQLENS_COMMAND_TIMEOUT_MS;
+  if (err instanceof RedisStalledError) {
+    const since = Math.max(1, Math.round(err.sinceMs / 1000));
+    const message = `Redis at ${redisAddress()} is stalled: not answering within ${timeoutMs} ms (for ${since} s); one probe is waiting for it.`;
+    return json(503, 'redis_unavailable', mutates ? message + NOTHING_CHANGED : message, { reason: 'stalled' });
+  }
+  const kind = classifyRedisFailure(err);
+  if (!kind || !(err instanceof Error)) return null;
+  noteRedisFailure(err);
+  const what = `Redis at ${redisAddress()} is ${describeFailure(kind, err, timeoutMs)}.`;
+  const reason = kind === 'timeout' ? 'stalled' : 'unreachable';
+  if (!mutates) return json(503, 'redis_unavailable', what, { reason });
+  if (kind === 'not_sent') return json(503, 'redis_unavailable', what + NOTHING_CHANGED, { reason });
+  const unknown = `${what} The outcome of this change is unknown: Redis may have applied it before the connection failed. Check the current state before retrying.`;
+  return json(503, 'redis_unavailable', unknown, { reason, outcome: 'unknown' });
+}
+
 /** Maps any error to the API's single error envelope. */
-export function toErrorResponse(err: unknown): Response {
+export function toErrorResponse(err: unknown, context: ErrorContext = {}): Response {
   if (err instanceof HttpError) return json(err.status, err.code, err.message, err.details);
+  const unavailable = redisUnavailable(err, context);
+  if (unavailable) return unavailable;
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const field = issue?.path.join('.') || 'body';
@@ -44,9 +75,6 @@ export function toErrorResponse(err: unknown): Response {
     return json(status, code, err.message, err.details);
   }
   const message = err instanceof Error ? err.message : String(err);
-  if (UNAVAILABLE.test(message)) {
-    return json(503, 'redis_unavailable', `Redis at ${redisAddress()} is unreachable: ${message}`);
-  }
   console.error('[asynqlens] unexpected error', err);
   const dev = process.env.NODE_ENV === 'development';
   return json(500, 'internal', dev ? message : 'internal error', dev && err instanceof Error ? { stack: err.stack } : {});

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { HttpError, toErrorResponse } from './errors';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { invalidateShared } from './snapshot-cache';
+import { assertRedisAnswering } from './redis-stall';
 
 type Schema = z.ZodType;
 type Ctx = { params: Promise<Record<string, string | string[]>> };
@@ -59,6 +60,8 @@ export function route<
       const url = new URL(req.url);
       const query = (spec.query ? spec.query.parse(Object.fromEntries(url.searchParams)) : undefined) as Infer<Q>;
       const body = (spec.body ? spec.body.parse(await readJson(req)) : undefined) as Infer<B>;
+      // While Redis is stalled, answer 503 at once instead of waiting out the command timeout.
+      assertRedisAnswering();
       let out: unknown;
       try {
         out = await handler({ params, query, body, req });
@@ -69,7 +72,7 @@ export function route<
       if (out === undefined) return new Response(null, { status: 204 });
       return Response.json(out, { status: spec.status ?? 200 });
     } catch (err) {
-      return toErrorResponse(err);
+      return toErrorResponse(err, { mutates: spec.mutates });
     }
   };
 }

@@ -1,0 +1,34 @@
+import 'server-only';
+import { NotSentError, ReplyLostError } from '@/lib/asynq/redis';
+
+/**
+ * What a failed Redis command tells us about Redis, and about whether a change was applied:
+ * - `not_sent`: the command never reached Redis (refused while reconnecting, connect failed):
+ *   nothing was changed;
+ * - `reply_lost`: written, then the connection dropped before the reply: it may have run;
+ * - `timeout`: written, no reply within the command timeout: Redis is stalled, and it may yet run;
+ * - `lost`: any other connection failure; treated like `reply_lost` for changes.
+ */
+export type RedisFailure = 'not_sent' | 'reply_lost' | 'timeout' | 'lost';
+
+/** Refusals before anything is written: connect errors and ioredis' disabled offline queue. */
+const NOT_SENT = /Stream isn't writeable|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|connect ETIMEDOUT/i;
+/** ioredis and Node words for a connection that was lost or never answered. */
+const LOST = /ECONNRESET|EPIPE|ETIMEDOUT|Connection is closed|max retries per request|Command aborted due to connection close|Socket closed unexpectedly/i;
+
+export function classifyRedisFailure(err: unknown): RedisFailure | null {
+  if (err instanceof NotSentError) return 'not_sent';
+  if (err instanceof ReplyLostError) return 'reply_lost';
+  if (!(err instanceof Error)) return null;
+  if (err.message === 'Command timed out') return 'timeout';
+  if (NOT_SENT.test(err.message)) return 'not_sent';
+  if (LOST.test(err.message)) return 'lost';
+  return null;
+}
+
+/** ioredis' own wording is for developers; this is what a person reading a banner needs. */
+export function describeFailure(kind: RedisFailure, err: Error, timeoutMs: number): string {
+  if (kind === 'timeout') return `stalled: not answering within ${timeoutMs} ms`;
+  if (/Stream isn't writeable/.test(err.message)) return 'unreachable: not connected (reconnecting)';
+  return `unreachable: ${err.message}`;
+}

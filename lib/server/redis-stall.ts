@@ -1,0 +1,56 @@
+import 'server-only';
+import { classifyRedisFailure } from './redis-failure';
+import { getRedis } from './redis';
+
+/**
+ * Remembers that Redis stopped answering, so that requests fail at once instead of each one
+ * waiting out the command timeout in turn (twenty polling tabs would otherwise pile up twenty
+ * requests, each stuck for the full timeout, behind the same stall).
+ *
+ * A command that times out marks Redis as stalled; from then on route() refuses requests with
+ * a 503 before they send anything, while exactly one PING probes on the same connection. The
+ * PING is queued behind whatever is stuck there, so it answers the moment Redis serves this
+ * connection again (DEBUG SLEEP over, CLIENT PAUSE lifted, a long script done) and the mark is
+ * cleared. A probe that times out is followed by the next one at once: each waits the command
+ * timeout, so a stall costs Redis one PING per timeout period. A probe that fails for another
+ * reason (connection lost) also clears the mark: such failures are fast by themselves, and
+ * requests then report them in their own words.
+ */
+export class RedisStalledError extends Error {
+  override readonly name = 'RedisStalledError';
+  constructor(readonly sinceMs: number) {
+    super('Redis is stalled');
+  }
+}
+
+/** On globalThis like the connection itself: one mark per process, whatever bundles Next makes. */
+const g = globalThis as unknown as { asynqlensStall?: { since: number } | null };
+
+/** Called with every failed request's error: a timeout starts the stall and its probe. */
+export function noteRedisFailure(err: unknown): void {
+  if (classifyRedisFailure(err) !== 'timeout' || g.asynqlensStall) return;
+  g.asynqlensStall = { since: Date.now() };
+  void probe();
+}
+
+async function probe(): Promise<void> {
+  while (g.asynqlensStall) {
+    try {
+      await getRedis().ping();
+      g.asynqlensStall = null;
+    } catch (err) {
+      if (classifyRedisFailure(err) !== 'timeout') g.asynqlensStall = null;
+    }
+  }
+}
+
+/** Throws {@link RedisStalledError} while Redis is marked stalled. Costs nothing. */
+export function assertRedisAnswering(): void {
+  const stall = g.asynqlensStall;
+  if (stall) throw new RedisStalledError(Date.now() - stall.since);
+}
+
+/** Whether a stall is marked (for tests and the health page). */
+export function isRedisStalled(): boolean {
+  return Boolean(g.asynqlensStall);
+}
