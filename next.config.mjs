@@ -1,9 +1,32 @@
+/**
+ * The base path is fixed at build time (Next bakes it into every link and asset URL):
+ * `ASYNQLENS_BASE_PATH=/asynq npm run build` serves the console under /asynq. The launcher
+ * (bin/asynqlens.mjs) refuses to start a build under a different base path than it was given.
+ */
+const basePath = (process.env.ASYNQLENS_BASE_PATH ?? '').replace(/\/+$/, '');
+if (basePath !== '' && !/^\/[A-Za-z0-9._~\-/]*$/.test(basePath)) {
+  throw new Error(`ASYNQLENS_BASE_PATH: "${basePath}" must start with / and hold only URL path characters`);
+}
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A self-contained server (.next/standalone) that runs with `node` alone, no node_modules install.
+  output: 'standalone',
+  basePath,
+  // The browser's API calls are plain fetches, which Next does not prefix: lib/paths.ts does.
+  env: { NEXT_PUBLIC_ASYNQLENS_BASE_PATH: basePath },
   // ioredis needs Node's TCP sockets; keep it out of the bundler so it runs as plain Node.
   serverExternalPackages: ['ioredis'],
+  // No next/image here: without it (and sharp's 19 MB of native libraries) the standalone
+  // folder is half the size.
+  images: { unoptimized: true },
+  outputFileTracingExcludes: { '*': ['node_modules/@img/**', 'node_modules/sharp/**'] },
   poweredByHeader: false,
   reactStrictMode: true,
+  // Prometheus scrapes /metrics unless told otherwise.
+  async rewrites() {
+    return [{ source: '/metrics', destination: '/api/metrics' }];
+  },
 };
 
 export default nextConfig;

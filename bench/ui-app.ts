@@ -47,7 +47,7 @@ const BUSY_WAIT_MS = 5 * 60_000;
  * staleness checked again.
  */
 export async function buildIfStale(): Promise<string> {
-  const buildId = join(root, '.next', 'BUILD_ID');
+  const buildId = join(root, '.next', 'standalone', 'bin', 'asynqlens.mjs');
   const deadline = Date.now() + BUSY_WAIT_MS;
   for (;;) {
     if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) return 'the existing production build (newer than app/, components/, lib/)';
@@ -60,6 +60,8 @@ export async function buildIfStale(): Promise<string> {
       continue;
     }
     if (code !== 0) throw new Error(`next build failed (exit ${code}):\n${log}`);
+    // Completes the standalone folder the launcher runs (browser assets, the launcher itself).
+    execFileSync(process.execPath, [join(root, 'scripts', 'finish-build.mjs')], { cwd: root, stdio: 'ignore' });
     const s = ((performance.now() - started) / 1000).toFixed(0);
     console.log(`  built in ${s} s`);
     return `a fresh production build (\`next build\`, ${s} s, run because the sources were newer than .next/BUILD_ID)`;

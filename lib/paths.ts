@@ -50,7 +50,21 @@ export const paths = {
   routing: (query?: { patterns?: string; queue?: string }) => withQuery('/routing', query),
 };
 
-export const apiPaths = {
+/**
+ * The base path the build serves under ('' or e.g. '/asynq'). Next prefixes its own links and
+ * router pushes; fetches and plain anchors to the API need it added here.
+ */
+export const BASE_PATH = process.env.NEXT_PUBLIC_ASYNQLENS_BASE_PATH ?? '';
+
+/** Every API path builder, returning its path under the base path. */
+function underBasePath<T extends Record<string, (...args: never[]) => string>>(builders: T): T {
+  if (BASE_PATH === '') return builders;
+  const out: Record<string, (...args: never[]) => string> = {};
+  for (const [name, build] of Object.entries(builders)) out[name] = (...args) => BASE_PATH + build(...args);
+  return out as T;
+}
+
+export const apiPaths = underBasePath({
   health: () => '/api/health',
   queues: () => '/api/queues',
   queue: (qname: string, query?: Query) => withQuery(`/api/queues/${seg(qname)}`, query),
@@ -87,7 +101,7 @@ export const apiPaths = {
   taskTypes: (query?: { queue?: string; states?: string; wait?: number }) => withQuery('/api/task-types', query),
   routingExplain: () => '/api/routing/explain',
   routingPatterns: () => '/api/routing/patterns',
-};
+});
 
 /**
  * A dynamic segment as the page received it → the name it stands for. Next 16 hands pages their

@@ -2,7 +2,7 @@
  * `npm run demo`: a private Redis on a free loopback port (data in a temp folder), sample
  * tasks in every state, a live application processing and producing tasks on it (our task
  * server, a scheduler, clients, a worker that crashes now and then), and the dashboard on
- * http://localhost:8080. Ctrl-C stops everything.
+ * http://127.0.0.1:8080. Ctrl-C stops everything.
  *
  * Flags: --no-web        run Redis and the application only (no dashboard build/start)
  *        --check[=SECS]  after SECS (default 60) verify every state, failure kind, lock
@@ -41,11 +41,13 @@ function newestSource(): number {
 }
 
 function buildIfStale(): void {
-  const buildId = join(root, '.next', 'BUILD_ID');
+  const buildId = join(root, '.next', 'standalone', 'bin', 'asynqlens.mjs');
   if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) return;
   console.log('Building the dashboard (once; later runs reuse the build)…');
-  const r = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  for (const step of [[nextBin, 'build'], [join(root, 'scripts', 'finish-build.mjs')]]) {
+    const r = spawnSync(process.execPath, step, { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+  }
 }
 
 /** Resolves with `p`, or after `ms` whatever happened to it. */
@@ -67,13 +69,14 @@ async function main(): Promise<void> {
     // The routing page starts from the patterns the demo's workers register.
     const routingFile = join(redis.dir, 'routing.json');
     writeFileSync(routingFile, JSON.stringify({ patterns: demoMux(client).patterns() }));
-    // Node runs Next's CLI directly (not through npx) so a signal reaches the server itself.
-    app = spawn(process.execPath, [nextBin, 'start', '-p', String(port)], {
+    // The product's own launcher, run by Node directly (not through npm) so a signal reaches
+    // the server itself. The demo is a private sandbox: no login, and so loopback only.
+    app = spawn(process.execPath, [join(root, 'bin', 'asynqlens.mjs'), '--auth', 'none', '--host', '127.0.0.1', '--port', String(port)], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...process.env, REDIS_URL: redis.url, ASYNQLENS_ROUTING_FILE: routingFile },
     });
-    console.log(`\n  asynqlens demo: http://localhost:${port}   (Redis at ${redis.url}; Ctrl-C stops everything)\n`);
+    console.log(`\n  asynqlens demo: http://127.0.0.1:${port}   (Redis at ${redis.url}; no login, loopback only; Ctrl-C stops everything)\n`);
   } else {
     console.log(`\n  asynqlens demo application on ${redis.url} (no dashboard; Ctrl-C stops everything)\n`);
   }

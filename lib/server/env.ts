@@ -48,7 +48,13 @@ export type Env = z.infer<typeof envSchema>;
 let cached: Env | undefined;
 
 export function env(): Env {
-  cached ??= envSchema.parse(process.env);
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${issue?.path.join('.') ?? 'environment'}: ${issue?.message ?? 'invalid'}`);
+  }
+  cached = parsed.data;
   return cached;
 }
 

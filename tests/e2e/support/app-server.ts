@@ -1,5 +1,6 @@
 /**
- * Runs the production build (`next start`) on a free port against the private Redis.
+ * Runs the production build through the product's own launcher (bin/asynqlens.mjs over the
+ * standalone server) on a free loopback port against the private Redis.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -26,11 +27,11 @@ export interface AppServer {
 }
 
 export async function startApp(redisUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
-  if (!existsSync(join(root, '.next', 'BUILD_ID'))) {
-    throw new Error('No production build in .next: run `npm run build` first (scripts/test.sh does).');
+  if (!existsSync(join(root, '.next', 'standalone', 'bin', 'asynqlens.mjs'))) {
+    throw new Error('No standalone build in .next/standalone: run `npm run build` first (scripts/test.sh does).');
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'asynqlens.mjs'), '--host', '127.0.0.1', '--port', String(port)], {
     cwd: root,
     env: { ...process.env, ...env, REDIS_URL: redisUrl, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,10 +42,10 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${log}`);
+    if (child.exitCode !== null) throw new Error(`asynqlens exited with ${child.exitCode}:\n${log}`);
     const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
     if (ok) break;
-    if (Date.now() > deadline) throw new Error(`next start did not answer within 30 s:\n${log}`);
+    if (Date.now() > deadline) throw new Error(`asynqlens did not answer within 30 s:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+/**
+ * The production launcher: `asynqlens [options]` (or `npm start`) runs the standalone server
+ * that `npm run build` produced, with every setting available as a flag or as an environment
+ * variable (a flag wins). Plain Node, no dependencies: it also ships inside the standalone
+ * folder (`node bin/asynqlens.mjs` there needs nothing installed).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { randomBytes, scryptSync } from 'node:crypto';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** flag → [environment variable, help]. Booleans are written to the environment as "1". */
+const SETTINGS = {
+  'redis-url': ['REDIS_URL', 'redis://[user:password@]host:port/db, rediss:// for TLS (default redis://127.0.0.1:6379/0)'],
+  sentinels: ['ASYNQLENS_REDIS_SENTINELS', 'host:port,host:port of the Sentinels (the master is found through them)'],
+  'sentinel-master': ['ASYNQLENS_REDIS_SENTINEL_MASTER', 'the master name the Sentinels monitor'],
+  'sentinel-username': ['ASYNQLENS_REDIS_SENTINEL_USERNAME', 'ACL user for the Sentinels themselves'],
+  'sentinel-password': ['ASYNQLENS_REDIS_SENTINEL_PASSWORD', 'password for the Sentinels themselves'],
+  'cluster-nodes': ['ASYNQLENS_REDIS_CLUSTER_NODES', 'host:port,host:port seed nodes of a Redis Cluster'],
+  'tls-ca': ['ASYNQLENS_REDIS_TLS_CA_FILE', 'PEM file of the CA that signed Redis\' certificate'],
+  'tls-cert': ['ASYNQLENS_REDIS_TLS_CERT_FILE', 'client certificate (PEM) for mutual TLS'],
+  'tls-key': ['ASYNQLENS_REDIS_TLS_KEY_FILE', 'client key (PEM) for mutual TLS'],
+  'tls-servername': ['ASYNQLENS_REDIS_TLS_SERVERNAME', 'name to verify Redis\' certificate against'],
+  'tls-insecure': ['ASYNQLENS_REDIS_TLS_INSECURE', 'skip certificate verification (testing only)', true],
+  'command-timeout-ms': ['ASYNQLENS_COMMAND_TIMEOUT_MS', 'a Redis command not answered in this time fails with 503'],
+  host: ['ASYNQLENS_HOST', 'address to listen on (default 0.0.0.0; 127.0.0.1 with --auth none)'],
+  port: ['PORT', 'port to listen on (default 8080)'],
+  'base-path': ['ASYNQLENS_BASE_PATH', 'URL prefix, e.g. /asynq; must equal the one the build was made with'],
+  'read-only': ['ASYNQLENS_READ_ONLY', 'refuse every mutation', true],
+  auth: ['ASYNQLENS_AUTH', 'login (default), proxy or none'],
+  users: ['ASYNQLENS_USERS', 'name:role:hash entries, comma-separated (roles: viewer, operator)'],
+  'users-file': ['ASYNQLENS_USERS_FILE', 'file with one "name role hash" per line'],
+  'session-secret': ['ASYNQLENS_SESSION_SECRET', 'key that signs session cookies (32+ characters)'],
+  'proxy-user-header': ['ASYNQLENS_PROXY_USER_HEADER', 'with --auth proxy: header carrying the user name'],
+  'proxy-secret': ['ASYNQLENS_PROXY_SECRET', 'with --auth proxy: secret the proxy sends to prove itself'],
+  'metrics-token': ['ASYNQLENS_METRICS_TOKEN', 'bearer token that may read /metrics without a session'],
+  'routing-file': ['ASYNQLENS_ROUTING_FILE', 'JSON file of the task patterns your workers register'],
+};
+
+const USAGE = `Usage: asynqlens [options]
+       asynqlens hash-password      (reads a password on stdin, prints the hash for --users)
+
+Runs the asynqlens web console. Every option can also be given as the environment variable
+shown; the option wins.
+
+${Object.entries(SETTINGS)
+  .map(([flag, [envName, help, bool]]) => `  --${flag}${bool ? '' : ' <value>'}`.padEnd(32) + `${help}\n${' '.repeat(32)}[${envName}]`)
+  .join('\n')}
+  --help, --version
+
+Examples:
+  asynqlens --redis-url rediss://app:secret@redis.internal:6380/0 --users-file /etc/asynqlens/users
+  asynqlens --auth none --redis-url redis://127.0.0.1:6379      (loopback only, no login)
+  asynqlens --cluster-nodes 10.0.0.1:6379,10.0.0.2:6379 --read-only --auth proxy \\
+            --proxy-user-header x-forwarded-user --proxy-secret "$PROXY_SECRET"
+`;
+
+function fail(message) {
+  process.stderr.write(`asynqlens: ${message}\n`);
+  process.exit(2);
+}
+
+/** The standalone server: next to this file when shipped inside it, or in the checkout's build. */
+function findServer() {
+  for (const dir of [resolve(here, '..'), resolve(here, '..', '.next', 'standalone')]) {
+    if (existsSync(join(dir, 'server.js')) && existsSync(join(dir, '.next', 'required-server-files.json'))) return dir;
+  }
+  return fail('no build found: run `npm run build` first (it writes .next/standalone)');
+}
+
+/** The scrypt hash format the server verifies: scrypt$N$r$p$salt$hash (base64). */
+function hashPassword(password) {
+  const N = 16384;
+  const r = 8;
+  const p = 1;
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, 32, { N, r, p });
+  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const c of process.stdin) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === 'hash-password') {
+  if (process.stdin.isTTY) process.stderr.write('Password (input shown; pipe it in to hide it): ');
+  const password = await readStdin();
+  if (password.length === 0) fail('hash-password: the password is empty');
+  process.stdout.write(`${hashPassword(password)}\n`);
+  process.exit(0);
+}
+
+const options = { help: { type: 'boolean' }, version: { type: 'boolean' } };
+for (const [flag, [, , bool]] of Object.entries(SETTINGS)) options[flag] = { type: bool ? 'boolean' : 'string' };
+let values;
+try {
+  ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
+} catch (err) {
+  fail(`${err.message}\n\n${USAGE}`);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
+const serverDir = findServer();
+if (values.version) {
+  const pkg = [join(serverDir, 'package.json'), join(here, '..', 'package.json')].find(existsSync);
+  process.stdout.write(`${pkg ? JSON.parse(readFileSync(pkg, 'utf8')).version : 'unknown'}\n`);
+  process.exit(0);
+}
+
+for (const [flag, [envName, , bool]] of Object.entries(SETTINGS)) {
+  if (values[flag] === undefined) continue;
+  process.env[envName] = bool ? (values[flag] ? '1' : '0') : values[flag];
+}
+
+const port = process.env.PORT ?? '8080';
+if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) fail(`--port / PORT: "${port}" is not a port number (1–65535)`);
+
+// Without authentication only this machine may connect, unless an address is chosen explicitly.
+const auth = process.env.ASYNQLENS_AUTH ?? 'login';
+if (!['login', 'proxy', 'none'].includes(auth)) fail(`--auth / ASYNQLENS_AUTH: "${auth}" must be login, proxy or none`);
+const host = process.env.ASYNQLENS_HOST || (auth === 'none' ? '127.0.0.1' : '0.0.0.0');
+if (auth === 'none' && !/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) {
+  process.stderr.write(`asynqlens: WARNING: authentication is off and the console listens on ${host}: anyone who reaches it can act on your queues\n`);
+}
+
+// The base path is part of the build (links and asset URLs); a different one cannot be served.
+const built = JSON.parse(readFileSync(join(serverDir, '.next', 'required-server-files.json'), 'utf8')).config?.basePath ?? '';
+const wanted = (process.env.ASYNQLENS_BASE_PATH ?? built).replace(/\/+$/, '');
+if (wanted !== built) {
+  fail(`--base-path / ASYNQLENS_BASE_PATH: this build serves under "${built || '/'}"; rebuild with ASYNQLENS_BASE_PATH=${wanted} npm run build`);
+}
+
+// Next's server reads HOSTNAME, which shells and containers often set to the machine's name.
+process.env.HOSTNAME = host;
+process.env.PORT = port;
+process.env.NODE_ENV = 'production';
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
+process.chdir(serverDir);
+await import(pathToFileURL(join(serverDir, 'server.js')).href);

@@ -1,0 +1,27 @@
+/**
+ * Completes `next build`'s standalone output into a folder that runs with `node` alone:
+ * Next leaves the browser assets (.next/static) and the launcher outside it. Prints the size
+ * so a growing bundle is noticed.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, '.next', 'standalone');
+if (!existsSync(join(out, 'server.js'))) {
+  console.error('finish-build: .next/standalone/server.js is missing (is `output: "standalone"` set in next.config.mjs?)');
+  process.exit(1);
+}
+cpSync(join(root, '.next', 'static'), join(out, '.next', 'static'), { recursive: true });
+if (existsSync(join(root, 'public'))) cpSync(join(root, 'public'), join(out, 'public'), { recursive: true });
+mkdirSync(join(out, 'bin'), { recursive: true });
+cpSync(join(root, 'bin', 'asynqlens.mjs'), join(out, 'bin', 'asynqlens.mjs'));
+
+function size(path) {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.size;
+  return readdirSync(path).reduce((sum, name) => sum + size(join(path, name)), 0);
+}
+const mb = (size(out) / 1024 / 1024).toFixed(1);
+console.log(`standalone build: .next/standalone (${mb} MB) — run it with \`node .next/standalone/bin/asynqlens.mjs --help\``);
