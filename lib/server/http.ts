@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { HttpError, toErrorResponse } from './errors';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { invalidateShared } from './snapshot-cache';
-import { assertRedisAnswering } from './redis-stall';
+import { checkRedis } from './redis-stall';
 
 type Schema = z.ZodType;
 type Ctx = { params: Promise<Record<string, string | string[]>> };
@@ -60,8 +60,8 @@ export function route<
       const url = new URL(req.url);
       const query = (spec.query ? spec.query.parse(Object.fromEntries(url.searchParams)) : undefined) as Infer<Q>;
       const body = (spec.body ? spec.body.parse(await readJson(req)) : undefined) as Infer<B>;
-      // While Redis is stalled, answer 503 at once instead of waiting out the command timeout.
-      assertRedisAnswering();
+      // 503 at once while Redis is stalled; reconnect now if the connection is between attempts.
+      await checkRedis();
       let out: unknown;
       try {
         out = await handler({ params, query, body, req });

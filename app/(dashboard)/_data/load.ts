@@ -5,7 +5,7 @@ import type { HealthDto } from '@/lib/contract/servers';
 import type { HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { toErrorResponse } from '@/lib/server/errors';
 import { getHistory, listQueues } from '@/lib/server/services/queues';
-import { getHealth } from '@/lib/server/services/servers';
+import { getHealth } from '@/lib/server/services/health';
 import { getHandlerNotFound } from '@/lib/server/services/triage';
 
 /**

@@ -1,6 +1,11 @@
 import { route } from '@/lib/server/http';
-import { getHealth } from '@/lib/server/services/servers';
+import { getHealth, noStore } from '@/lib/server/services/health';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = route({}, () => getHealth());
+const readiness = route({}, () => getHealth());
+
+/** Readiness: 200 when Redis answers within a second, else 503 `redis_unavailable`. */
+export async function GET(...args: Parameters<typeof readiness>): Promise<Response> {
+  return noStore(await readiness(...args));
+}

@@ -1,0 +1,84 @@
+/**
+ * asynq's queue metrics, under the names, help texts, types and labels of asynq's own exporter
+ * (github.com/hibiken/asynq/x/metrics, QueueMetricsCollector), so dashboards and alerts written
+ * for it work unchanged. Values come from one stats read of every queue, not from asynq's
+ * Queues() + GetQueueInfo(q) per queue.
+ *
+ * One difference: asynq_queue_memory_usage_approx_bytes is written only for a queue whose
+ * memory use is known, and the stats read never knows it — it would take MEMORY USAGE over
+ * sampled task hashes of every queue, O(samples) Redis work per queue per scrape, which is the
+ * cost this exporter exists to avoid. A missing series, unlike a 0, cannot be mistaken for a
+ * measurement.
+ */
+import type { MetricFamily, Sample } from './exposition';
+
+/** What the families need of one queue's stats (the inspector's QueueStats and its DTO both fit). */
+export interface QueueGauges {
+  queue: string;
+  paused: boolean;
+  size: number;
+  pending: number;
+  active: number;
+  scheduled: number;
+  retry: number;
+  archived: number;
+  completed: number;
+  aggregating: number;
+  processedTotal: number;
+  failedTotal: number;
+  latencySeconds: number;
+  memoryUsageBytes: number | null;
+}
+
+/**
+ * The states of asynq_tasks_enqueued_total, in the order Go's registry writes them (sorted by
+ * label value). asynq has no `aggregating` value here; see asynqlens_queue_aggregating_tasks.
+ */
+const STATES = ['active', 'archived', 'completed', 'pending', 'retry', 'scheduled'] as const;
+
+const perQueue = (queues: readonly QueueGauges[], value: (q: QueueGauges) => number): Sample[] =>
+  queues.map((q) => ({ labels: [['queue', q.queue]], value: value(q) }));
+
+/** Every queue metric family for `queues`, whose order the samples keep. */
+export function queueFamilies(queues: readonly QueueGauges[]): MetricFamily[] {
+  return [
+    {
+      name: 'asynq_tasks_enqueued_total',
+      help: 'Number of tasks enqueued; broken down by queue and state.',
+      type: 'gauge',
+      samples: queues.flatMap((q) => STATES.map((state) => ({ labels: [['queue', q.queue], ['state', state]] as const, value: q[state] }))),
+    },
+    { name: 'asynq_queue_size', help: 'Number of tasks in a queue', type: 'gauge', samples: perQueue(queues, (q) => q.size) },
+    {
+      name: 'asynq_queue_latency_seconds',
+      help: 'Number of seconds the oldest pending task is waiting in pending state to be processed.',
+      type: 'gauge',
+      samples: perQueue(queues, (q) => q.latencySeconds),
+    },
+    {
+      name: 'asynq_queue_memory_usage_approx_bytes',
+      help: 'Number of memory used by a given queue (approximated number by sampling).',
+      type: 'gauge',
+      samples: queues.flatMap((q) => (q.memoryUsageBytes === null ? [] : [{ labels: [['queue', q.queue]] as const, value: q.memoryUsageBytes }])),
+    },
+    {
+      name: 'asynq_tasks_processed_total',
+      help: 'Number of tasks processed (both succeeded and failed); broken down by queue',
+      type: 'counter',
+      samples: perQueue(queues, (q) => q.processedTotal),
+    },
+    {
+      name: 'asynq_tasks_failed_total',
+      help: 'Number of tasks failed; broken down by queue',
+      type: 'counter',
+      samples: perQueue(queues, (q) => q.failedTotal),
+    },
+    { name: 'asynq_queue_paused_total', help: 'Number of queues paused', type: 'gauge', samples: perQueue(queues, (q) => (q.paused ? 1 : 0)) },
+    {
+      name: 'asynqlens_queue_aggregating_tasks',
+      help: 'Number of tasks waiting in aggregation groups (counted in asynq_queue_size, absent from asynq_tasks_enqueued_total); sampled when a queue has many groups.',
+      type: 'gauge',
+      samples: perQueue(queues, (q) => q.aggregating),
+    },
+  ];
+}

@@ -1,0 +1,77 @@
+import 'server-only';
+import type { HealthProbeDto, LivenessDto } from '@/lib/contract/health';
+import pkg from '@/package.json' with { type: 'json' };
+import { HttpError } from '../errors';
+import { env, redisAddress } from '../env';
+import { getRedis, redisMode } from '../redis';
+
+export const APP_VERSION: string = pkg.version;
+
+/**
+ * How long readiness waits for Redis. Deliberately short and apart from the command timeout
+ * (ASYNQLENS_COMMAND_TIMEOUT_MS, 5 s by default): an orchestrator's probe has its own deadline,
+ * and a Redis that needs a second to answer INFO is not ready to serve the dashboard.
+ */
+export const PROBE_TIMEOUT_MS = 1000;
+
+/** Probes never come from a cache, ours or a proxy's. */
+export function noStore(res: Response): Response {
+  res.headers.set('cache-control', 'no-store');
+  return res;
+}
+
+/** Liveness: the process answers. Touches nothing else, so a Redis outage never restarts it. */
+export function getLiveness(): LivenessDto {
+  return { status: 'ok', version: APP_VERSION, uptimeSeconds: Math.floor(process.uptime()) };
+}
+
+let inFlight: Promise<HealthProbeDto> | undefined;
+
+/**
+ * Readiness: one round trip (INFO server — O(1), no keys touched, and it carries the version),
+ * answered within PROBE_TIMEOUT_MS or a 503 `redis_unavailable` naming the address.
+ * Concurrent probes share the one in flight; each new probe after it reads Redis afresh.
+ */
+export function getHealth(): Promise<HealthProbeDto> {
+  inFlight ??= probe().finally(() => (inFlight = undefined));
+  return inFlight;
+}
+
+async function probe(): Promise<HealthProbeDto> {
+  const address = redisAddress();
+  const mode = redisMode();
+  const started = performance.now();
+  let info: string;
+  try {
+    info = await withTimeout(getRedis().info('server'), PROBE_TIMEOUT_MS);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    const reason = err instanceof ProbeTimeout ? 'stalled' : 'unreachable';
+    throw new HttpError(503, 'redis_unavailable', `Redis at ${address} is ${reason}: ${why}`, { reason, redisAddress: address, mode });
+  }
+  return {
+    status: 'ok',
+    redis: 'ok',
+    redisVersion: /redis_version:(\S+)/.exec(info)?.[1] ?? 'unknown',
+    redisAddress: address,
+    mode,
+    latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+    version: APP_VERSION,
+    readOnly: env().ASYNQLENS_READ_ONLY,
+  };
+}
+
+class ProbeTimeout extends Error {}
+
+/** `read`, or a ProbeTimeout after `ms`; the command itself is left to finish or fail on its own. */
+async function withTimeout<T>(read: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProbeTimeout(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([read, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,71 @@
+import 'server-only';
+import { EXPOSITION_CONTENT_TYPE, renderExposition, type MetricFamily } from '@/lib/asynq/metrics/exposition';
+import { queueFamilies } from '@/lib/asynq/metrics/queue-families';
+import { APP_VERSION, noStore } from './health';
+import { listQueues } from './queues';
+
+/**
+ * One Prometheus scrape. Its only Redis read is the queue list every dashboard shares
+ * (listQueues: SMEMBERS + one stats script over every queue, 2 round trips — 3 the first time
+ * a Redis sees the script), so its cost does not grow with queues or tasks, and a scrape that
+ * lands while a dashboard's snapshot is fresh reads nothing at all. Throws what the read throws.
+ */
+export async function scrapeMetrics(): Promise<Response> {
+  const started = performance.now();
+  const { queues } = await listQueues();
+  return exposition([...queueFamilies(queues), ...consoleFamilies(true, started)]);
+}
+
+/**
+ * Wraps the metrics route so that Redis being down or stalled — whether the read failed or the
+ * route refused to send it — is a 200 with `asynqlens_redis_up 0` and no asynq_* series.
+ * Why not a 503: Prometheus stores nothing from a non-2xx scrape, so the 0 would never reach
+ * an alert; and `up == 0` must keep meaning "the console is down", not "Redis is". Every other
+ * error (authentication, a reply the core cannot read) stays the API's JSON error, and the
+ * scrape fails.
+ */
+export function redisDownAsMetric<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
+  return async (...args: A): Promise<Response> => {
+    const started = performance.now();
+    const res = await handler(...args);
+    if (res.status !== 503 || (await errorCode(res)) !== 'redis_unavailable') return noStore(res);
+    return exposition(consoleFamilies(false, started));
+  };
+}
+
+async function errorCode(res: Response): Promise<string | undefined> {
+  try {
+    const body = (await res.clone().json()) as { error?: { code?: unknown } };
+    return typeof body.error?.code === 'string' ? body.error.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function exposition(families: MetricFamily[]): Response {
+  return noStore(new Response(renderExposition(families), { headers: { 'content-type': EXPOSITION_CONTENT_TYPE } }));
+}
+
+function consoleFamilies(redisUp: boolean, startedMs: number): MetricFamily[] {
+  const seconds = (performance.now() - startedMs) / 1000;
+  return [
+    {
+      name: 'asynqlens_redis_up',
+      help: 'Whether this scrape could read Redis (1) or not (0).',
+      type: 'gauge',
+      samples: [{ labels: [], value: redisUp ? 1 : 0 }],
+    },
+    {
+      name: 'asynqlens_scrape_duration_seconds',
+      help: 'Seconds this scrape took to read Redis and build the metrics.',
+      type: 'gauge',
+      samples: [{ labels: [], value: Math.round(seconds * 1e6) / 1e6 }],
+    },
+    {
+      name: 'asynqlens_build_info',
+      help: 'The running asynqlens version; always 1.',
+      type: 'gauge',
+      samples: [{ labels: [['version', APP_VERSION]], value: 1 }],
+    },
+  ];
+}
