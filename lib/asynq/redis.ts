@@ -124,3 +124,33 @@ export function guardConnection<T extends Redis>(redis: T): T {
 export function createRedis({ url, commandTimeoutMs, redisOptions = {} }: ConnectOptions): Redis {
   return guardConnection(new Redis(url, { ...baseRedisOptions({ commandTimeoutMs }), ...redisOptions }));
 }
+
+/**
+ * Waits for a connection that is between attempts to be usable again, so that the first
+ * request after Redis comes back succeeds instead of failing while the client sleeps out its
+ * backoff (up to 2 s): while `reconnecting`, it cancels the backoff timer and connects now;
+ * while a connect is under way, it waits for it. Settles (never rejects) on ready or on the
+ * attempt's failure; bounded by connectTimeout plus the ready check's commandTimeout.
+ * Cost while Redis is down: one TCP connect attempt per call (concurrent callers share one).
+ * Plain connections only (a Cluster client reconnects its nodes itself).
+ */
+export async function connectNow(redis: Redis): Promise<void> {
+  if (redis.isCluster) return;
+  if (redis.status === 'reconnecting') {
+    const r = redis as unknown as { reconnectTimeout: ReturnType<typeof setTimeout> | null };
+    if (r.reconnectTimeout) clearTimeout(r.reconnectTimeout);
+    r.reconnectTimeout = null;
+    await redis.connect().catch(() => undefined);
+    return;
+  }
+  if (redis.status !== 'connecting' && redis.status !== 'connect') return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      redis.off('ready', done);
+      redis.off('close', done);
+      resolve();
+    };
+    redis.once('ready', done);
+    redis.once('close', done);
+  });
+}

@@ -1,4 +1,5 @@
 import 'server-only';
+import { connectNow } from '@/lib/asynq/redis';
 import { classifyRedisFailure } from './redis-failure';
 import { getRedis } from './redis';
 
@@ -44,10 +45,16 @@ async function probe(): Promise<void> {
   }
 }
 
-/** Throws {@link RedisStalledError} while Redis is marked stalled. Costs nothing. */
-export function assertRedisAnswering(): void {
+/**
+ * Run before a request's first Redis command: throws {@link RedisStalledError} while Redis is
+ * marked stalled (costs nothing), and, when the connection is between reconnect attempts,
+ * reconnects now (see connectNow), so the first request after Redis returns succeeds and a
+ * request while Redis is down fails after one refused connect instead of a long wait.
+ */
+export async function checkRedis(): Promise<void> {
   const stall = g.asynqlensStall;
   if (stall) throw new RedisStalledError(Date.now() - stall.since);
+  await connectNow(getRedis());
 }
 
 /** Whether a stall is marked (for tests and the health page). */

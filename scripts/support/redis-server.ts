@@ -20,8 +20,14 @@ export type RunningRedis = {
   port: number;
   url: string;
   dir: string;
-  /** SHUTDOWN NOSAVE (SIGKILL after 5 s), then removes `dir`. Safe to call more than once. */
+  /** SHUTDOWN NOSAVE (SIGKILL after 5 s), then removes `dir` (unless the caller gave it). Safe to call more than once. */
   stop(): Promise<void>;
+  /**
+   * SIGKILL, as a crash or an OOM kill would: no shutdown, no final save, clients see the
+   * connection reset. Resolves once the process is gone; keeps a `dir` the caller gave, so the
+   * same data can be loaded by a new server (start again with the same `dir` and `port`).
+   */
+  kill(): Promise<void>;
 };
 
 export type StartRedisOptions = {
@@ -31,9 +37,14 @@ export type StartRedisOptions = {
   label?: string;
   /** Extra redis-server arguments, appended last so they override the defaults. */
   args?: string[];
+  /**
+   * Run in this existing directory (its RDB/AOF files are loaded) and leave it in place on
+   * stop or kill: the caller owns it. By default a fresh temp dir, removed on stop.
+   */
+  dir?: string;
 };
 
-type Instance = { child: ChildProcess; dir: string; exited: Promise<void> };
+type Instance = { child: ChildProcess; dir: string; keepDir: boolean; exited: Promise<void> };
 
 const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 10_000;
@@ -52,7 +63,7 @@ export async function startRedisServer(opts: StartRedisOptions = {}): Promise<Ru
   for (let attempt = 1; ; attempt++) {
     const port = opts.port ?? (await freePort());
     try {
-      return await launch(bin, port, label, opts.args ?? []);
+      return await launch(bin, port, label, opts.args ?? [], opts.dir);
     } catch (err) {
       if (!(err instanceof PortTakenError) || opts.port !== undefined || attempt >= PORT_ATTEMPTS) {
         throw err;
@@ -61,9 +72,10 @@ export async function startRedisServer(opts: StartRedisOptions = {}): Promise<Ru
   }
 }
 
-async function launch(bin: string, port: number, label: string, extra: string[]): Promise<RunningRedis> {
-  const dir = await mkdtemp(join(tmpdir(), `asynqlens-redis-${label}-`));
-  const log = join(dir, 'redis.log');
+async function launch(bin: string, port: number, label: string, extra: string[], ownDir?: string): Promise<RunningRedis> {
+  const dir = ownDir ?? (await mkdtemp(join(tmpdir(), `asynqlens-redis-${label}-`)));
+  // A log of its own per start: in a reused dir, the last run's "Ready" line must not count.
+  const log = join(dir, ownDir === undefined ? 'redis.log' : `redis-${Date.now()}.log`);
   // `--loglevel notice` comes last because waitUntilReady needs the notice-level "Ready" line.
   const args = ['--bind', HOST, '--port', String(port), '--dir', dir, '--logfile', log,
     '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--daemonize', 'no', ...extra,
@@ -79,7 +91,7 @@ async function launch(bin: string, port: number, label: string, extra: string[])
     child.once('close', () => resolve()); // after 'exit' and after stderr has drained
     child.once('error', (err) => resolve(void (stderr += String(err)))); // spawn failure
   });
-  const instance: Instance = { child, dir, exited };
+  const instance: Instance = { child, dir, keepDir: ownDir !== undefined, exited };
   live.add(instance);
   installExitHooks();
   try {
@@ -101,6 +113,7 @@ async function launch(bin: string, port: number, label: string, extra: string[])
     url: `redis://${HOST}:${port}`,
     dir,
     stop: () => (stopping ??= stopInstance(instance, port)),
+    kill: () => (stopping ??= stopInstance(instance, undefined)),
   };
 }
 
@@ -141,7 +154,7 @@ async function stopInstance(instance: Instance, port: number | undefined): Promi
   await instance.exited;
   clearTimeout(timer);
   live.delete(instance);
-  await rm(instance.dir, { recursive: true, force: true });
+  if (!instance.keepDir) await rm(instance.dir, { recursive: true, force: true });
 }
 
 /** Sends one inline command on a fresh socket; resolves with the first reply line ('' if closed). */
@@ -197,9 +210,9 @@ function installExitHooks(): void {
 
 /** 'exit' listeners must be synchronous, hence SIGKILL and rmSync: the data is throwaway anyway. */
 function killAllSync(): void {
-  for (const { child, dir } of live) {
+  for (const { child, dir, keepDir } of live) {
     child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    if (!keepDir) rmSync(dir, { recursive: true, force: true });
   }
   live.clear();
 }
