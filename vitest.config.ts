@@ -29,7 +29,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           pool: 'forks',
           // Route tests read Redis right after changing it; shared snapshots are tested on their own.
-          env: { ASYNQLENS_SNAPSHOT_MS: '0' },
+          // Authentication is off unless a test turns it on (tests/integration/auth).
+          env: { ASYNQLENS_SNAPSHOT_MS: '0', ASYNQLENS_AUTH: 'none' },
         },
       },
     ],

@@ -14,6 +14,7 @@ const NAV: { href: string; label: string; icon: IconName }[] = [
   { href: paths.routing(), label: 'Routing', icon: 'route' },
   { href: paths.uniqueness(), label: 'Uniqueness', icon: 'lock' },
   { href: paths.redis(), label: 'Redis', icon: 'database' },
+  { href: '/audit', label: 'Audit log', icon: 'queue' },
   { href: paths.settings(), label: 'Settings', icon: 'settings' },
 ];
 
@@ -21,7 +22,7 @@ const NAV: { href: string; label: string; icon: IconName }[] = [
  * The sidebar, server-rendered: only the active-link highlight ships JavaScript. `children` are
  * its live parts (queue list, status), which the layout streams in.
  */
-export function AppSidebar({ children }: { children: ReactNode }) {
+export function AppSidebar({ children, account }: { children: ReactNode; account?: ReactNode }) {
   return (
     <aside className="shrink-0 border-b border-line bg-bg-subtle md:w-56 md:border-r md:border-b-0">
       <div className="flex flex-col md:sticky md:top-0 md:h-dvh">
@@ -33,6 +34,7 @@ export function AppSidebar({ children }: { children: ReactNode }) {
             <span className="text-sm font-semibold tracking-tight text-fg">asynqlens</span>
           </NavLink>
         </div>
+        {account}
         <ShellSearch />
         <nav aria-label="Main" className="flex gap-0.5 overflow-x-auto px-2 md:flex-col">
           {NAV.map((item) => (

@@ -3,6 +3,7 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPaths } from '@/lib/paths';
+import { useViewerOnly } from './auth';
 import { contracts } from './contracts';
 import { apiFetch } from './fetcher';
 import { queryKeys } from './keys';
@@ -16,9 +17,11 @@ export const healthQuery = () =>
 
 /**
  * Whether mutation controls may be shown. Unknown (still loading, or never reached) counts as
- * read-only, so a read-only deployment never flashes buttons that would answer 403.
+ * read-only, so a read-only deployment never flashes buttons that would answer 403. A signed-in
+ * viewer is read-only too (the API answers its mutations 403 forbidden_role).
  */
 export function useReadOnly(): boolean {
   const { data } = useQuery({ ...healthQuery(), refetchInterval: false });
-  return data?.readOnly ?? true;
+  const viewer = useViewerOnly();
+  return viewer || (data?.readOnly ?? true);
 }

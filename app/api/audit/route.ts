@@ -1,0 +1,7 @@
+import { auditQuery } from '@/lib/contract/audit';
+import { listAudit } from '@/lib/server/audit';
+import { route } from '@/lib/server/http';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route({ query: auditQuery }, ({ query }) => listAudit(query.page, query.size));

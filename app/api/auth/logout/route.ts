@@ -1,0 +1,6 @@
+import { logout } from '@/lib/server/auth/login';
+import { route } from '@/lib/server/http';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = route({}, ({ req }) => Promise.resolve(logout(req)));

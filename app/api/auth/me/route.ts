@@ -1,0 +1,6 @@
+import { me } from '@/lib/server/auth/login';
+import { route } from '@/lib/server/http';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route({}, ({ req }) => Promise.resolve(me(req)));

@@ -1,0 +1,121 @@
+import 'server-only';
+import type { AuditRecordDto } from '@/lib/contract/audit';
+import { auditAction, auditTarget } from './audit-actions';
+import { writeAudit } from './audit';
+import { appPath, type Principal } from './auth/principal';
+
+type Fields = Record<string, unknown>;
+
+/** What the route wrapper learnt of a mutation request before answering it. */
+export interface Seen {
+  params: Fields;
+  /** The parsed body; undefined when the request was refused before its body was read. */
+  body?: unknown;
+}
+
+const asFields = (v: unknown): Fields => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Fields) : {});
+
+/**
+ * How many tasks (or other items) a mutation changed, from the bodies the mutation routes
+ * answer (lib/contract/mutations, search, triage, diagnostics): bulk, search act and re-run
+ * report `succeeded`, keep-one `deleted`, a batch enqueue one result per item; a single-item
+ * action (task, queue, lock) that succeeded changed one. A preview changes nothing.
+ */
+export function affectedCount(status: number, body: unknown): number {
+  if (status < 200 || status >= 300) return 0;
+  const b = asFields(body);
+  if (b.preview === true) return 0;
+  if (typeof b.succeeded === 'number') return b.succeeded;
+  if (typeof b.deleted === 'number') return b.deleted;
+  if (Array.isArray(b.results)) return b.results.filter((r) => asFields(r).ok === true).length;
+  return 1;
+}
+
+const errorCode = (body: unknown): string | null => {
+  const code = asFields(asFields(body).error).code;
+  return typeof code === 'string' ? code : null;
+};
+
+/** The body of a request refused before it was parsed, read leniently for the record's target. */
+async function rawBody(req: Request): Promise<unknown> {
+  if (req.bodyUsed) return {};
+  try {
+    return JSON.parse(await req.text()) as unknown;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A streamed (NDJSON) answer passed through unchanged while its lines are watched: the record
+ * is written when the stream ends, with the count of the final `{"result":…}` line (or the code
+ * of an `{"error":…}` line), or with code `client_closed` when the client went away first.
+ */
+function tapStream(res: Response, done: (count: number, code: string | null) => Promise<void>): Response {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  let last: unknown = null;
+  const see = (text: string) => {
+    pending += text;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl).trim();
+      pending = pending.slice(nl + 1);
+      if (line) {
+        try {
+          const v = asFields(JSON.parse(line));
+          if ('result' in v || 'error' in v) last = v;
+        } catch {
+          // Not JSON: the count stays what the last complete line said.
+        }
+      }
+    }
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done: ended, value } = await reader.read();
+      if (!ended) {
+        see(decoder.decode(value, { stream: true }));
+        controller.enqueue(value);
+        return;
+      }
+      see('\n');
+      const v = asFields(last);
+      await done(v.result ? affectedCount(200, v.result) : 0, v.error ? errorCode(v) : v.result ? null : 'incomplete');
+      controller.close();
+    },
+    async cancel(reason) {
+      await reader.cancel(reason);
+      await done(last ? affectedCount(200, asFields(last).result) : 0, 'client_closed');
+    },
+  });
+  return new Response(stream, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/**
+ * Records a mutation request in the audit log (Redis + stdout) and returns its answer
+ * unchanged. Only with authentication on: without it there is nobody to name.
+ */
+export async function audited(req: Request, user: Principal, seen: Seen, res: Response): Promise<Response> {
+  if (user.mode === 'none') return res;
+  const url = new URL(req.url);
+  const path = appPath(url.pathname);
+  const body = asFields(seen.body ?? (await rawBody(req)));
+  const base = {
+    user: user.user,
+    role: user.role,
+    action: auditAction(req.method, path, seen.params, body),
+    method: req.method,
+    path,
+    target: auditTarget({ params: seen.params, query: Object.fromEntries(url.searchParams), body }),
+  };
+  const write = (count: number, code: string | null, status = res.status) =>
+    writeAudit({ at: new Date().toISOString(), ...base, count, status, code } satisfies AuditRecordDto);
+  const type = res.headers.get('content-type') ?? '';
+  if (type.includes('application/x-ndjson') && res.body) return tapStream(res, (count, code) => write(count, code));
+  let parsed: unknown = null;
+  if (type.includes('application/json')) parsed = await res.clone().json().catch(() => null);
+  await write(affectedCount(res.status, parsed), res.ok ? null : (errorCode(parsed) ?? `http_${res.status}`));
+  return res;
+}

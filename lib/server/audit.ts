@@ -1,0 +1,52 @@
+import 'server-only';
+import type { AuditPageDto, AuditRecordDto } from '@/lib/contract/audit';
+import { HttpError } from './errors';
+import { getRedis } from './redis';
+
+/** One Redis list, newest first, trimmed to ASYNQLENS_AUDIT_MAX records. */
+export const AUDIT_KEY = 'asynqlens:audit';
+const DEFAULT_MAX = 10_000;
+
+export function auditMax(): number {
+  const raw = process.env.ASYNQLENS_AUDIT_MAX?.trim() || String(DEFAULT_MAX);
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) {
+    throw new HttpError(500, 'invalid_config', `ASYNQLENS_AUDIT_MAX must be a whole number from 1 to 10000000 (got ${JSON.stringify(raw)})`);
+  }
+  return n;
+}
+
+/**
+ * Writes one record to stdout (one JSON line, for log shipping) and to Redis. Redis: one round
+ * trip, MULTI { LPUSH; LTRIM } on the one key, so the list never exceeds its cap and the pair
+ * works on Redis Cluster too. O(1) for the push; LTRIM is O(removed), one element per call once
+ * the list is full. Never throws: a lost record is logged, the mutation's answer still goes out.
+ */
+export async function writeAudit(record: AuditRecordDto): Promise<void> {
+  const line = JSON.stringify(record);
+  process.stdout.write(`${JSON.stringify({ audit: record })}\n`);
+  try {
+    const replies = await getRedis().multi().lpush(AUDIT_KEY, line).ltrim(AUDIT_KEY, 0, auditMax() - 1).exec();
+    const failed = replies?.find(([err]) => err !== null)?.[0];
+    if (failed) throw failed;
+  } catch (err) {
+    console.error(`[asynqlens] audit record not stored in Redis (${err instanceof Error ? err.message : String(err)}): ${line}`);
+  }
+}
+
+/** One page of the log, newest first: one round trip (LLEN + LRANGE, O(size) plus the offset walk). */
+export async function listAudit(page: number, size: number): Promise<AuditPageDto> {
+  const start = (page - 1) * size;
+  const replies = await getRedis().multi().llen(AUDIT_KEY).lrange(AUDIT_KEY, start, start + size - 1).exec();
+  const [lenErr, total] = replies?.[0] ?? [null, 0];
+  const [rangeErr, items] = replies?.[1] ?? [null, []];
+  if (lenErr ?? rangeErr) throw (lenErr ?? rangeErr) as Error;
+  const records = (items as string[]).flatMap((s) => {
+    try {
+      return [JSON.parse(s) as AuditRecordDto];
+    } catch {
+      return [];
+    }
+  });
+  return { records, total: total as number, page, size };
+}

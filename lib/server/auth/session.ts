@@ -1,0 +1,78 @@
+import 'server-only';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Role } from './users';
+
+export const SESSION_COOKIE = 'asynqlens_session';
+
+/** What a session cookie carries: user, role, issued-at and expiry (unix seconds). */
+export interface SessionClaims {
+  u: string;
+  r: Role;
+  iat: number;
+  exp: number;
+}
+
+const mac = (body: string, secret: string): Buffer => createHmac('sha256', secret).update(body).digest();
+
+/** `base64url(JSON claims) + "." + base64url(HMAC-SHA256(secret, that first part))`. */
+export function signSession(claims: SessionClaims, secret: string): string {
+  const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  return `${body}.${mac(body, secret).toString('base64url')}`;
+}
+
+function isClaims(x: unknown): x is SessionClaims {
+  const c = x as Partial<SessionClaims> | null;
+  return typeof c === 'object' && c !== null && typeof c.u === 'string' && (c.r === 'viewer' || c.r === 'operator') && typeof c.iat === 'number' && typeof c.exp === 'number';
+}
+
+/** The claims of a cookie value whose signature holds and which has not expired, or why not. */
+export function readSession(value: string, secret: string, nowSeconds: number): SessionClaims | string {
+  const dot = value.indexOf('.');
+  if (dot <= 0) return 'malformed session';
+  const body = value.slice(0, dot);
+  const sig = Buffer.from(value.slice(dot + 1), 'base64url');
+  const want = mac(body, secret);
+  if (sig.length !== want.length || !timingSafeEqual(sig, want)) return 'bad session signature';
+  let claims: unknown;
+  try {
+    claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    return 'malformed session';
+  }
+  if (!isClaims(claims)) return 'malformed session';
+  if (claims.exp <= nowSeconds) return 'session expired';
+  return claims;
+}
+
+/** The value of cookie `name` in a Cookie header, or null. */
+export function cookieValue(header: string | null, name: string): string | null {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** Whether the browser reached us over https: directly, or per the proxy's x-forwarded-proto. */
+export function isHttps(req: Request): boolean {
+  const forwarded = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  if (forwarded) return forwarded === 'https';
+  return new URL(req.url).protocol === 'https:';
+}
+
+export interface CookieOptions {
+  path: string;
+  maxAgeSeconds: number;
+  secure: boolean;
+}
+
+/**
+ * A Set-Cookie value. HttpOnly keeps it from page scripts. SameSite=Lax rather than Strict:
+ * Strict would drop the cookie when someone follows a link to a task from chat or an alert,
+ * sending a signed-in user to the login page; Lax still withholds it from every cross-site
+ * POST/PATCH/DELETE, and the API additionally refuses mutations from other origins and
+ * non-JSON bodies (lib/server/guards.ts), so Lax costs nothing against CSRF here.
+ */
+export function setCookieHeader(value: string, o: CookieOptions): string {
+  return [`${SESSION_COOKIE}=${value}`, `Path=${o.path}`, `Max-Age=${o.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(o.secure ? ['Secure'] : [])].join('; ');
+}
