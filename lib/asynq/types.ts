@@ -103,6 +103,11 @@ export interface QueueStats {
   latencyMs: number;
   memoryUsageBytes: number | null;
   timestamp: Date;
+  /**
+   * Why the queue could not be read (its counts are then 0), null when it was: on Redis
+   * Cluster a queue whose name starts with `}` has keys in many slots and is listed this way.
+   */
+  problem: string | null;
 }
 
 /** One day of a queue's counters. */

@@ -4,7 +4,7 @@
  * per task cannot be taken in a plain pipeline), then one pipeline carries them all.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { queueSlotError, type RedisClient } from '../topology';
 import { AsynqError, invalidArgument, isAsynqError } from '../errors';
 import * as k from '../keys';
 import { asNumber } from '../reply';
@@ -21,7 +21,7 @@ export type BatchItemResult =
  * time). Unlike asynq, an ID conflict is reported per item instead of counted as success.
  */
 export async function batchEnqueue(
-  redis: Redis,
+  redis: RedisClient,
   items: readonly { task: NewTask; options?: EnqueueOptions }[],
   now: Date,
 ): Promise<BatchItemResult[]> {
@@ -35,6 +35,8 @@ export async function batchEnqueue(
         throw invalidArgument(op, 'uniqueTtlSeconds', 'batch enqueue does not support unique tasks');
       }
       const o = composeOptions(op, task, options, now, randomUUID);
+      const slotError = queueSlotError(redis, op, o.queue);
+      if (slotError) throw slotError;
       plans.push({ index, plan: planEnqueue(buildMessage(task, o), o, now), queue: o.queue, id: o.taskId });
       results[index] = { ok: true, id: o.taskId, queue: o.queue, state: 'pending' };
     } catch (err) {
@@ -52,6 +54,8 @@ export async function batchEnqueue(
       for (const { plan } of plans) pipeScript(p, plan.script, plan.keys, plan.args);
     },
     used,
+    // On a cluster the queues are registered before any task is written, as asynq's client does.
+    { leadFirst: true },
   );
   plans.forEach(({ index, plan, queue, id }, i) => {
     const [err, code] = replies[queues.length + i] ?? [new Error('no reply'), null];

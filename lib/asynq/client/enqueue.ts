@@ -3,7 +3,7 @@
  * a Go client writes so Go servers process these tasks and Go clients see their locks.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, type RedisClient } from '../topology';
 import { encodeTaskMessage } from '../codec';
 import { AsynqError } from '../errors';
 import * as k from '../keys';
@@ -13,8 +13,8 @@ import type { TaskInfo, TaskMessage } from '../types';
 import { composeOptions, type ComposedOptions, type EnqueueOptions, type NewTask } from './options';
 
 /** asynq.ErrDuplicateTask: the unique lock for this queue, type and payload is held. */
-export async function duplicateTask(redis: Redis, op: string, lockKey: string): Promise<AsynqError> {
-  const [[, holder], [, pttl]] = (await redis.pipeline().get(lockKey).pttl(lockKey).exec()) as [[null, string | null], [null, number]];
+export async function duplicateTask(redis: RedisClient, op: string, lockKey: string): Promise<AsynqError> {
+  const [[, holder], [, pttl]] = (await execPipeline(redis, (p) => p.get(lockKey).pttl(lockKey))) as [[null, string | null], [null, number]];
   const ttlSeconds = pttl === -2 ? null : pttl === -1 ? -1 : pttl / 1000;
   return new AsynqError('ALREADY_EXISTS', 'duplicate_task', 'task already exists', op, {
     lock: { key: lockKey, ttlSeconds, holderId: holder },
@@ -22,7 +22,7 @@ export async function duplicateTask(redis: Redis, op: string, lockKey: string): 
 }
 
 /** asynq.ErrTaskIDConflict: a task with this ID exists in the queue. */
-export async function taskIdConflict(redis: Redis, op: string, qname: string, id: string): Promise<AsynqError> {
+export async function taskIdConflict(redis: RedisClient, op: string, qname: string, id: string): Promise<AsynqError> {
   const state = await redis.hget(k.taskKey(qname, id), 'state');
   return new AsynqError('ALREADY_EXISTS', 'task_id_conflict', 'task ID conflicts with another task', op, {
     existing: { id, queue: qname, state },
@@ -88,9 +88,10 @@ export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Pl
  * to describe the holder or the existing task when it is refused.
  * Throws invalid_argument (asynq's rule text), duplicate_task or task_id_conflict.
  */
-export async function enqueueTask(redis: Redis, task: NewTask, opts: EnqueueOptions, now: Date): Promise<TaskInfo> {
+export async function enqueueTask(redis: RedisClient, task: NewTask, opts: EnqueueOptions, now: Date): Promise<TaskInfo> {
   const op = 'enqueue';
   const o = composeOptions(op, task, opts, now, randomUUID);
+  assertQueueSlot(redis, op, o.queue);
   const msg = buildMessage(task, o);
   const plan = planEnqueue(msg, o, now);
   const [, [err, code]] = await execPipeline(
@@ -100,6 +101,8 @@ export async function enqueueTask(redis: Redis, task: NewTask, opts: EnqueueOpti
       pipeScript(p, plan.script, plan.keys, plan.args);
     },
     [plan.script],
+    // On a cluster the queue is registered before the task is written, as asynq's client does.
+    { leadFirst: true },
   ) as [unknown, [Error | null, unknown]];
   if (err) throw err;
   const n = asNumber(code);

@@ -3,8 +3,9 @@
  * that lock now, and whether its task ID is taken. Read-only; it cannot promise the outcome
  * (another client may enqueue in between), only explain it in advance.
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, type RedisClient } from '../topology';
 import * as k from '../keys';
+import { execPipeline } from '../scripts';
 
 export interface EnqueuePrecheck {
   /** The lock key `Unique` would take (null when the task is not unique). */
@@ -19,14 +20,18 @@ export interface EnqueuePrecheck {
  * second round trip only when a lock is held.
  */
 export async function precheckEnqueue(
-  redis: Redis,
+  redis: RedisClient,
   input: { queue: string; type: string; payload: Uint8Array | null; unique: boolean; taskId?: string | undefined },
 ): Promise<EnqueuePrecheck> {
+  assertQueueSlot(redis, 'precheckEnqueue', input.queue);
   const uniqueKey = input.unique ? k.uniqueKey(input.queue, input.type, input.payload) : null;
-  const p = redis.pipeline();
-  if (uniqueKey) p.get(uniqueKey).pttl(uniqueKey);
-  if (input.taskId) p.hget(k.taskKey(input.queue, input.taskId), 'state');
-  const replies = ((await p.exec()) ?? []).map(([, v]) => v);
+  const taskId = input.taskId;
+  const replies = (
+    await execPipeline(redis, (p) => {
+      if (uniqueKey) p.get(uniqueKey).pttl(uniqueKey);
+      if (taskId) p.hget(k.taskKey(input.queue, taskId), 'state');
+    })
+  ).map(([, v]) => v);
   let lock: EnqueuePrecheck['lock'] = null;
   if (uniqueKey) {
     const holderId = (replies[0] as string | null) ?? null;

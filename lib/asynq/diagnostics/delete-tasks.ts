@@ -2,12 +2,13 @@
  * Deletes tasks given only their IDs, whatever state each is in (the "keep one, delete the
  * rest" action of the duplicates view), in the bulk layer's batches of 500.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { failedPrecondition, taskNotFound, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { bulkByIds } from '../mutations/bulk';
 import { assertQueue } from '../mutations/task-actions';
 import { isTaskState } from '../states';
+import { execPipeline } from '../scripts';
 
 export interface DeleteTasksResult {
   deleted: number;
@@ -23,16 +24,16 @@ const LOOKUP_BATCH = 1000;
  * bulk layer's queue check plus one script call per 500 IDs. A task that changes state between
  * the lookup and its batch is reported in `failed`, never deleted from the wrong place.
  */
-export async function deleteTasksById(redis: Redis, qname: string, ids: readonly string[]): Promise<DeleteTasksResult> {
+export async function deleteTasksById(redis: RedisClient, qname: string, ids: readonly string[]): Promise<DeleteTasksResult> {
   await assertQueue(redis, 'deleteTasks', qname);
   const unique = [...new Set(ids)];
   const byState = new Map<string, string[]>();
   const out: DeleteTasksResult = { deleted: 0, failed: [] };
   for (let i = 0; i < unique.length; i += LOOKUP_BATCH) {
     const chunk = unique.slice(i, i + LOOKUP_BATCH);
-    const p = redis.pipeline();
-    for (const id of chunk) p.hget(k.taskKey(qname, id), 'state');
-    const replies = (await p.exec()) ?? [];
+    const replies = await execPipeline(redis, (p) => {
+      for (const id of chunk) p.hget(k.taskKey(qname, id), 'state');
+    });
     chunk.forEach((id, j) => {
       const [err, state] = replies[j] ?? [null, null];
       if (err) throw err;

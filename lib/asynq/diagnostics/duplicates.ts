@@ -4,7 +4,7 @@
  * grouped. Every call is short (≤ 500 tasks, about 0.5 ms), so workers are served between
  * them; the scan stops when its signal is aborted.
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, type RedisClient } from '../topology';
 import { queueNotFound } from '../errors';
 import * as k from '../keys';
 import type { TaskState } from '../states';
@@ -12,6 +12,7 @@ import { asArray } from '../reply';
 import { runScript } from '../scripts';
 import { DuplicateGrouper, type DuplicateGroup } from './duplicate-groups';
 import { readTaskFields } from './msg-fields';
+import { execPipeline } from '../scripts';
 
 /** Every state but active (tasks being processed right now are not worth deduplicating). */
 export const DEFAULT_DUPLICATE_STATES: readonly TaskState[] = ['pending', 'scheduled', 'retry', 'archived', 'completed', 'aggregating'];
@@ -68,7 +69,7 @@ export interface DuplicateScan {
 }
 
 /** The structures to read, in order: pending, then each zset state, then each group. */
-async function listSources(redis: Redis, qname: string, states: readonly TaskState[]): Promise<Source[]> {
+async function listSources(redis: RedisClient, qname: string, states: readonly TaskState[]): Promise<Source[]> {
   const out: Source[] = [];
   for (const [stateIdx, state] of states.entries()) {
     if (state === 'pending' || state === 'active') {
@@ -89,15 +90,16 @@ async function listSources(redis: Redis, qname: string, states: readonly TaskSta
 }
 
 /** Sizes of the sources: one pipeline per 1,000 sources. */
-async function countSources(redis: Redis, sources: readonly Source[]): Promise<number> {
+async function countSources(redis: RedisClient, sources: readonly Source[]): Promise<number> {
   let total = 0;
   for (let i = 0; i < sources.length; i += 1000) {
-    const p = redis.pipeline();
-    for (const s of sources.slice(i, i + 1000)) {
-      if (s.kind === 'list') p.llen(s.key);
-      else p.zcard(s.key);
-    }
-    for (const [, n] of (await p.exec()) ?? []) total += typeof n === 'number' ? n : 0;
+    const replies = await execPipeline(redis, (p) => {
+      for (const s of sources.slice(i, i + 1000)) {
+        if (s.kind === 'list') p.llen(s.key);
+        else p.zcard(s.key);
+      }
+    });
+    for (const [, n] of replies) total += typeof n === 'number' ? n : 0;
   }
   return total;
 }
@@ -124,7 +126,7 @@ function sortRefused(err: unknown): boolean {
  * which Redis answers from the slice alone (a list from its tail with DESC, a zset by rank) in
  * about 1 µs per task; read-task-msgs.lua where SORT_RO cannot be used.
  */
-async function readSlice(redis: Redis, qname: string, src: Source, offset: number, n: number, useSort: { ok: boolean }): Promise<unknown[]> {
+async function readSlice(redis: RedisClient, qname: string, src: Source, offset: number, n: number, useSort: { ok: boolean }): Promise<unknown[]> {
   if (useSort.ok) {
     const order = src.kind === 'list' ? ['DESC'] : [];
     try {
@@ -143,7 +145,7 @@ async function readSlice(redis: Redis, qname: string, src: Source, offset: numbe
  * dequeued meanwhile may be missed. A zset is read by rank. The slice size adapts to the msgs
  * seen so far, aiming at BATCH_BYTES per reply, and starts small in case they are huge.
  */
-async function* batches(redis: Redis, qname: string, sources: readonly Source[], maxBatch: number): AsyncGenerator<Batch> {
+async function* batches(redis: RedisClient, qname: string, sources: readonly Source[], maxBatch: number): AsyncGenerator<Batch> {
   const useSort = { ok: sortable(qname) };
   let size = Math.min(10, maxBatch);
   for (const src of sources) {
@@ -166,7 +168,8 @@ async function* batches(redis: Redis, qname: string, sources: readonly Source[],
  * until prepare() or run(). Round trips: SISMEMBER, then a few to size the states (one SSCAN
  * per 1,000 groups, one pipeline per 1,000 structures), then one per slice of ≤ 500 tasks.
  */
-export function createDuplicateScan(redis: Redis, qname: string, opts: DuplicateScanOptions = {}): DuplicateScan {
+export function createDuplicateScan(redis: RedisClient, qname: string, opts: DuplicateScanOptions = {}): DuplicateScan {
+  assertQueueSlot(redis, 'scanDuplicates', qname);
   const states = opts.states ?? DEFAULT_DUPLICATE_STATES;
   const grouper = new DuplicateGrouper(states, { samples: opts.samples ?? 20 });
   const progress = { complete: false, scanned: 0, total: 0, skipped: 0 };

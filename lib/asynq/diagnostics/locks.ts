@@ -4,12 +4,14 @@
  * the SCAN cursor to continue from.
  */
 import type { Redis } from 'ioredis';
-import { invalidArgument } from '../errors';
+import { assertQueueSlot, isCluster, keySlot, masterNodes, nodeForSlot, queueSlot, type RedisClient } from '../topology';
+import { AsynqError, invalidArgument } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { lockFindings, type LockFinding, type LockHolder } from './lock-findings';
 import { ALL_LOCKS_PATTERN, lockQueue, parseLockKey, queueLockPattern } from './lock-key';
 import { readTaskFields } from './msg-fields';
+import { execPipeline } from '../scripts';
 
 /** One unique lock as the listing saw it: its key's parts, its TTL, its holder and the findings. */
 export interface LockInfo {
@@ -56,20 +58,57 @@ const MAX_SCAN_CALLS = 100;
  * per SCAN call, each O(COUNT). Keys may repeat across pages (SCAN's guarantee); within a page
  * they are unique.
  */
-async function scanPage(redis: Redis, pattern: string, opts: LockPageOptions): Promise<{ keys: string[]; cursor: string | null }> {
+async function scanPage(node: Redis, pattern: string, opts: LockPageOptions, seen = new Set<string>(), started = performance.now()): Promise<{ keys: string[]; cursor: string | null }> {
   const limit = opts.limit ?? 200;
   const budget = opts.budgetMs ?? 30;
   const count = opts.count ?? 1000;
-  const started = performance.now();
-  const seen = new Set<string>();
   let cursor = opts.cursor ?? '0';
   for (let calls = 0; calls < MAX_SCAN_CALLS; calls++) {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', count);
+    const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', count);
     for (const key of keys) seen.add(key);
     cursor = next;
     if (cursor === '0' || seen.size >= limit || performance.now() - started >= budget) break;
   }
   return { keys: [...seen], cursor: cursor === '0' ? null : cursor };
+}
+
+/**
+ * SCAN reaches one node only, so a cluster-wide listing scans the masters one after the other.
+ * The page cursor stays a string of digits (the API's rule for cursors): the number of digits
+ * of the master's index, the index, then that master's SCAN cursor. Masters are ordered by
+ * address; if the cluster's masters change between two pages, the listing may skip or repeat
+ * keys, which SCAN allows anyway.
+ */
+function encodeNodeCursor(index: number, cursor: string): string {
+  return `${String(index).length}${index}${cursor}`;
+}
+
+function decodeNodeCursor(cursor: string | undefined): { index: number; cursor: string } {
+  if (cursor === undefined || cursor === '0') return { index: 0, cursor: '0' };
+  const width = Number(cursor[0]);
+  const index = Number(cursor.slice(1, 1 + width));
+  const rest = cursor.slice(1 + width);
+  if (!/^\d+$/.test(cursor) || width < 1 || !Number.isInteger(index) || rest === '') {
+    throw invalidArgument('listLocks', 'cursor', 'cursor must be the cursor returned by the previous page');
+  }
+  return { index, cursor: rest };
+}
+
+/** {@link scanPage} over every master of a cluster, in turn, under one limit and time budget. */
+async function scanMasters(redis: RedisClient, pattern: string, opts: LockPageOptions): Promise<{ keys: string[]; cursor: string | null }> {
+  if (!isCluster(redis)) return scanPage(redis, pattern, opts);
+  const nodes = await masterNodes(redis);
+  const seen = new Set<string>();
+  const started = performance.now();
+  let { index, cursor } = decodeNodeCursor(opts.cursor);
+  while (index < nodes.length) {
+    const page = await scanPage(nodes[index]!, pattern, { ...opts, cursor }, seen, started);
+    if (page.cursor !== null) return { keys: page.keys, cursor: encodeNodeCursor(index, page.cursor) };
+    index += 1;
+    cursor = '0';
+    if (seen.size >= (opts.limit ?? 200) || performance.now() - started >= (opts.budgetMs ?? 30)) break;
+  }
+  return { keys: [...seen], cursor: index < nodes.length ? encodeNodeCursor(index, '0') : null };
 }
 
 interface Found {
@@ -86,11 +125,13 @@ const MGET_CHUNK = 500;
  * Runs of at most MGET_CHUNK consecutive keys of one queue: an MGET never spans queues, so it
  * never spans Redis Cluster slots either (each queue's keys share its `{q}` hash tag).
  */
-function mgetChunks(keys: readonly { key: string; queue: string }[]): [number, number][] {
+function mgetChunks(keys: readonly { key: string; queue: string }[], bySlot: boolean): [number, number][] {
   const out: [number, number][] = [];
   let start = 0;
+  // On a cluster a queue named with a leading `}` has keys in many slots: split those by slot too.
+  const split = (i: number) => keys[i]!.queue !== keys[start]!.queue || (bySlot && keySlot(keys[i]!.key) !== keySlot(keys[start]!.key));
   for (let i = 1; i <= keys.length; i++) {
-    if (i === keys.length || i - start === MGET_CHUNK || keys[i]!.queue !== keys[start]!.queue) {
+    if (i === keys.length || i - start === MGET_CHUNK || split(i)) {
       out.push([start, i]);
       start = i;
     }
@@ -99,13 +140,13 @@ function mgetChunks(keys: readonly { key: string; queue: string }[]): [number, n
 }
 
 /** The holders (MGET) and PTTL of every key: one round trip. Locks that expired meanwhile are dropped. */
-async function readLocks(redis: Redis, keys: readonly { key: string; queue: string }[]): Promise<Found[]> {
+async function readLocks(redis: RedisClient, keys: readonly { key: string; queue: string }[]): Promise<Found[]> {
   if (keys.length === 0) return [];
-  const p = redis.pipeline();
-  const chunks = mgetChunks(keys);
-  for (const [from, to] of chunks) p.mget(...keys.slice(from, to).map((x) => x.key));
-  for (const { key } of keys) p.pttl(key);
-  const replies = (await p.exec()) ?? [];
+  const chunks = mgetChunks(keys, isCluster(redis));
+  const replies = await execPipeline(redis, (p) => {
+    for (const [from, to] of chunks) p.mget(...keys.slice(from, to).map((x) => x.key));
+    for (const { key } of keys) p.pttl(key);
+  });
   const holders = replies.slice(0, chunks.length).flatMap(([err, v]) => {
     if (err) throw err;
     return asArray(v, 'MGET');
@@ -128,19 +169,19 @@ const needsMsg = (h: LockHolder): boolean =>
  * more (see needsMsg; usually few) cost two more: HSTRLEN msg + ZSCORE retry, then HGET msg
  * of those whose msg is not too large to read.
  */
-async function readHolders(redis: Redis, found: readonly Found[]): Promise<LockHolder[]> {
-  const p = redis.pipeline();
-  for (const f of found) p.hmget(k.taskKey(f.queue, f.holderId), 'state', 'unique_key');
-  const replies = (await p.exec()) ?? [];
+async function readHolders(redis: RedisClient, found: readonly Found[]): Promise<LockHolder[]> {
+  const replies = await execPipeline(redis, (p) => {
+    for (const f of found) p.hmget(k.taskKey(f.queue, f.holderId), 'state', 'unique_key');
+  });
   const holders = found.map((f, i): LockHolder => {
     const [state, uniqueKey] = (replies[i]?.[1] ?? [null, null]) as (string | null)[];
     return { id: f.holderId, state: state ?? null, maxRetry: null, retried: null, nextAttemptAt: null, uniqueKey: uniqueKey ?? null };
   });
   const more = holders.flatMap((h, i) => (needsMsg(h) ? [{ h, f: found[i]! }] : []));
   if (more.length === 0) return holders;
-  const q = redis.pipeline();
-  for (const { f } of more) q.hstrlen(k.taskKey(f.queue, f.holderId), 'msg').zscore(k.retryKey(f.queue), f.holderId);
-  const sizes = (await q.exec()) ?? [];
+  const sizes = await execPipeline(redis, (q) => {
+    for (const { f } of more) q.hstrlen(k.taskKey(f.queue, f.holderId), 'msg').zscore(k.retryKey(f.queue), f.holderId);
+  });
   const readable = more.filter(({ h }, j) => {
     const score = asNumber(sizes[2 * j + 1]?.[1]);
     if (h.state === 'retry' && score !== null) h.nextAttemptAt = new Date(score * 1000);
@@ -148,9 +189,9 @@ async function readHolders(redis: Redis, found: readonly Found[]): Promise<LockH
     return len > 0 && len <= MSG_READ_LIMIT;
   });
   if (readable.length === 0) return holders;
-  const r = redis.pipeline();
-  for (const { f } of readable) r.hgetBuffer(k.taskKey(f.queue, f.holderId), 'msg');
-  const msgs = (await r.exec()) ?? [];
+  const msgs = await execPipeline(redis, (r) => {
+    for (const { f } of readable) r.hgetBuffer(k.taskKey(f.queue, f.holderId), 'msg');
+  });
   readable.forEach(({ h }, j) => {
     const bytes = msgs[j]?.[1];
     const fields = Buffer.isBuffer(bytes) ? readTaskFields(bytes) : null;
@@ -162,7 +203,7 @@ async function readHolders(redis: Redis, found: readonly Found[]): Promise<LockH
   return holders;
 }
 
-async function describeLocks(redis: Redis, keys: readonly { key: string; queue: string }[], now: Date): Promise<LockInfo[]> {
+async function describeLocks(redis: RedisClient, keys: readonly { key: string; queue: string }[], now: Date): Promise<LockInfo[]> {
   const found = await readLocks(redis, keys);
   if (found.length === 0) return [];
   const holders = await readHolders(redis, found);
@@ -192,8 +233,12 @@ async function describeLocks(redis: Redis, keys: readonly { key: string; queue: 
  * except SCAN's O(COUNT) and MGET's O(keys): two commands per healthy lock plus one MGET per 500. Works on a queue that
  * is no longer in asynq:queues (asynq leaves the locks of a removed queue behind).
  */
-export async function listQueueLocks(redis: Redis, qname: string, opts: LockPageOptions = {}): Promise<LockPage> {
-  const { keys, cursor } = await scanPage(redis, queueLockPattern(qname), opts);
+export async function listQueueLocks(redis: RedisClient, qname: string, opts: LockPageOptions = {}): Promise<LockPage> {
+  assertQueueSlot(redis, 'listLocks', qname);
+  // Every lock of a queue shares its hash slot, so on a cluster only that slot's master holds them.
+  const node = await nodeForSlot(redis, queueSlot(qname));
+  if (node === null) throw new AsynqError('UNAVAILABLE', 'redis_unavailable', `no Redis Cluster master serves the slot of queue ${JSON.stringify(qname)}`, 'listLocks');
+  const { keys, cursor } = await scanPage(node, queueLockPattern(qname), opts);
   const locks = await describeLocks(redis, keys.map((key) => ({ key, queue: qname })), opts.now ?? new Date());
   return { locks, cursor };
 }
@@ -203,7 +248,8 @@ export async function listQueueLocks(redis: Redis, qname: string, opts: LockPage
  * it); null when the key does not exist. Throws invalid_argument for a key outside the queue's
  * lock prefix. Two or four round trips, as for a page of one.
  */
-export async function getQueueLock(redis: Redis, qname: string, key: string, now = new Date()): Promise<LockInfo | null> {
+export async function getQueueLock(redis: RedisClient, qname: string, key: string, now = new Date()): Promise<LockInfo | null> {
+  assertQueueSlot(redis, 'getLock', qname);
   if (parseLockKey(qname, key) === null) {
     throw invalidArgument('getLock', 'key', `key must be a lock of queue ${JSON.stringify(qname)}: it must start with ${JSON.stringify(k.uniqueKeyPrefix(qname))}`);
   }
@@ -215,8 +261,8 @@ export async function getQueueLock(redis: Redis, qname: string, key: string, now
  * One page of the locks of every queue, including queues removed since (their names come
  * from the keys). Same costs as {@link listQueueLocks} plus one SMEMBERS asynq:queues.
  */
-export async function listAllLocks(redis: Redis, opts: LockPageOptions = {}): Promise<LockPage> {
-  const { keys, cursor } = await scanPage(redis, ALL_LOCKS_PATTERN, opts);
+export async function listAllLocks(redis: RedisClient, opts: LockPageOptions = {}): Promise<LockPage> {
+  const { keys, cursor } = await scanMasters(redis, ALL_LOCKS_PATTERN, opts);
   if (keys.length === 0) return { locks: [], cursor };
   const queues = await redis.smembers(k.ALL_QUEUES);
   const located = keys

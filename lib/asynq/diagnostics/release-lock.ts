@@ -2,7 +2,7 @@
  * Releases (deletes) one unique lock on an operator's explicit request, refusing while its
  * holder may still run and never deleting a lock that changed owner after it was judged.
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, type RedisClient } from '../topology';
 import { AsynqError, invalidArgument } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
@@ -24,7 +24,8 @@ export type ReleaseOutcome =
  * Round trips: one (the script) with `expectedHolder`, else two (GET, then the script, which
  * checks the owner again so the GET's answer cannot go stale).
  */
-export async function releaseLock(redis: Redis, qname: string, key: string, expectedHolder?: string): Promise<ReleaseOutcome> {
+export async function releaseLock(redis: RedisClient, qname: string, key: string, expectedHolder?: string): Promise<ReleaseOutcome> {
+  assertQueueSlot(redis, 'releaseLock', qname);
   const prefix = k.uniqueKeyPrefix(qname);
   if (!key.startsWith(prefix) || key.length === prefix.length) {
     throw invalidArgument('releaseLock', 'key', `key must be a lock of queue ${JSON.stringify(qname)}: it must start with ${JSON.stringify(prefix)}`);

@@ -2,7 +2,7 @@
  * Aggregating tasks of every group of a queue, as one list ordered by group name and then by
  * the time each task joined its group. asynq's inspector only lists one group at a time.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { pageRange, type PageParams } from '../pagination';
 import type { TaskPage } from '../types';
 import { listGroups } from './groups';
@@ -13,7 +13,7 @@ import { listRange } from './tasks';
  * page overlaps (at most `size` of them).
  */
 export async function listAllAggregating(
-  redis: Redis,
+  redis: RedisClient,
   qname: string,
   opts: PageParams,
   now: Date,

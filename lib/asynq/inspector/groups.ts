@@ -1,7 +1,7 @@
 /**
  * Aggregation groups of a queue.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { runScript } from '../scripts';
@@ -15,7 +15,7 @@ export interface GroupStat {
  * Every group of a queue with its size, in set order (asynq's order, which is unordered).
  * One round trip; asynq's inspector needs 1 + one per group.
  */
-export async function listGroups(redis: Redis, qname: string): Promise<GroupStat[]> {
+export async function listGroups(redis: RedisClient, qname: string): Promise<GroupStat[]> {
   const flat = asArray(await runScript(redis, 'listGroups', [k.allGroups(qname)], [k.groupKeyPrefix(qname)]), 'listGroups');
   const out: GroupStat[] = [];
   for (let i = 0; i < flat.length; i += 2) {

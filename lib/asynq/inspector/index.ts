@@ -2,7 +2,7 @@
  * The read side of the queue core: one object over one Redis connection, so callers never
  * pass the connection or the clock around.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { systemClock, type Clock } from '../clock';
 import type { PageParams } from '../pagination';
 import type { TaskState } from '../states';
@@ -13,7 +13,7 @@ import { listSchedulerEntries, listSchedulerEvents } from './schedulers';
 import { listServers } from './servers';
 import { getTask, getTaskPayload, listTasks, type ListOptions } from './tasks';
 
-export function createInspector(redis: Redis, { clock = systemClock }: { clock?: Clock } = {}) {
+export function createInspector(redis: RedisClient, { clock = systemClock }: { clock?: Clock } = {}) {
   const now = () => clock.now();
   return {
     redis,

@@ -1,7 +1,7 @@
 /**
  * Queue listing and statistics.
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, isCluster, queueSlot, queueSlotProblem, type RedisClient } from '../topology';
 import { queueNotFound, invalidArgument } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
@@ -13,13 +13,14 @@ const EXACT_GROUP_LIMIT = 32;
 const DAY_MS = 86_400_000;
 
 /** Every queue name in `asynq:queues`, sorted. One round trip (SMEMBERS). */
-export async function listQueueNames(redis: Redis): Promise<string[]> {
+export async function listQueueNames(redis: RedisClient): Promise<string[]> {
   const names = await redis.smembersBuffer(k.ALL_QUEUES);
   return names.map((b) => b.toString('utf8')).sort();
 }
 
 /** Throws queue_not_found unless `qname` is in `asynq:queues`. One round trip (SISMEMBER). */
-export async function assertQueueExists(redis: Redis, op: string, qname: string): Promise<void> {
+export async function assertQueueExists(redis: RedisClient, op: string, qname: string): Promise<void> {
+  assertQueueSlot(redis, op, qname);
   if ((await redis.sismember(k.ALL_QUEUES, qname)) !== 1) throw queueNotFound(op, qname);
 }
 
@@ -78,7 +79,13 @@ function toQueueStats(qname: string, row: unknown[], now: Date): QueueStats {
     latencyMs,
     memoryUsageBytes: null,
     timestamp: now,
+    problem: null,
   };
+}
+
+/** The row of a queue that cannot be read, carrying the reason instead of counts. */
+function problemRow(qname: string, problem: string, now: Date): QueueStats {
+  return { ...toQueueStats(qname, [], now), problem };
 }
 
 /**
@@ -86,19 +93,46 @@ function toQueueStats(qname: string, row: unknown[], now: Date): QueueStats {
  * of queues: SMEMBERS, then one script over all of them. (asynq's inspector needs 1 + 3 per
  * queue: a membership check, the stats script and the memory-usage script.)
  */
-export async function listQueueStats(redis: Redis, now: Date): Promise<QueueStats[]> {
+export async function listQueueStats(redis: RedisClient, now: Date): Promise<QueueStats[]> {
   const names = await listQueueNames(redis);
   if (names.length === 0) return [];
+  if (isCluster(redis)) return listQueueStatsBySlot(redis, names, now);
   const keys = names.flatMap((q) => statsKeys(q, now));
   const rows = asArray(await runScript(redis, 'queueStats', keys, statsArgs(names)), 'queueStats');
   return names.map((q, i) => toQueueStats(q, asArray(rows[i], 'queueStats row'), now));
 }
 
 /**
- * Stats of one queue. One round trip: the membership check and the stats script go in one
- * pipeline.
+ * {@link listQueueStats} on a Redis Cluster, where one script cannot read queues of different
+ * slots: the queues are grouped by slot and each group is one script call, all sent at once.
+ * Round trips: SMEMBERS, then one per distinct queue slot (at most one per queue), concurrent.
+ * A queue whose keys do not share a slot (see queueSlotProblem) is a row with `problem` set
+ * rather than a failure of the whole list.
  */
-export async function getQueueStats(redis: Redis, qname: string, now: Date): Promise<QueueStats> {
+async function listQueueStatsBySlot(redis: RedisClient, names: string[], now: Date): Promise<QueueStats[]> {
+  const bySlot = new Map<number, string[]>();
+  const rows = new Map<string, QueueStats>();
+  for (const q of names) {
+    const problem = queueSlotProblem(q);
+    if (problem !== null) rows.set(q, problemRow(q, problem, now));
+    else bySlot.set(queueSlot(q), [...(bySlot.get(queueSlot(q)) ?? []), q]);
+  }
+  await Promise.all(
+    [...bySlot.values()].map(async (qs) => {
+      const keys = qs.flatMap((q) => statsKeys(q, now));
+      const reply = asArray(await runScript(redis, 'queueStats', keys, statsArgs(qs)), 'queueStats');
+      qs.forEach((q, i) => rows.set(q, toQueueStats(q, asArray(reply[i], 'queueStats row'), now)));
+    }),
+  );
+  return names.map((q) => rows.get(q)!);
+}
+
+/**
+ * Stats of one queue. One round trip: the membership check and the stats script go in one
+ * pipeline (two concurrent ones on a cluster, where asynq:queues lives in another slot).
+ */
+export async function getQueueStats(redis: RedisClient, qname: string, now: Date): Promise<QueueStats> {
+  assertQueueSlot(redis, 'getQueueStats', qname);
   const [[, member], [err, rows]] = await execPipeline(
     redis,
     (p) => {
@@ -117,7 +151,7 @@ export async function getQueueStats(redis: Redis, qname: string, now: Date): Pro
  * the membership check and one MGET (every daily key shares the queue's hash slot).
  */
 export async function getQueueHistory(
-  redis: Redis,
+  redis: RedisClient,
   qname: string,
   days: number,
   now: Date,
@@ -125,13 +159,10 @@ export async function getQueueHistory(
   if (!Number.isInteger(days) || days < 1 || days > 90) {
     throw invalidArgument('getQueueHistory', 'days', 'days must be an integer from 1 to 90');
   }
+  assertQueueSlot(redis, 'getQueueHistory', qname);
   const dates = Array.from({ length: days }, (_, i) => new Date(now.getTime() - i * DAY_MS));
   const keys = dates.flatMap((d) => [k.processedKey(qname, d), k.failedKey(qname, d)]);
-  const [[, member], [err, values]] = (await redis
-    .pipeline()
-    .sismember(k.ALL_QUEUES, qname)
-    .mget(...keys)
-    .exec()) as [[Error | null, unknown], [Error | null, unknown]];
+  const [[, member], [err, values]] = (await execPipeline(redis, (p) => p.sismember(k.ALL_QUEUES, qname).mget(...keys))) as [[Error | null, unknown], [Error | null, unknown]];
   if (member !== 1) throw queueNotFound('getQueueHistory', qname);
   if (err) throw err;
   const v = asArray(values, 'history');

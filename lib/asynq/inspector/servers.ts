@@ -1,10 +1,11 @@
 /**
  * Live servers and their workers, from the heartbeats they write every 5 s.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { CodecError, decodeServerInfo, decodeWorkerInfo } from '../codec';
 import * as k from '../keys';
 import type { ServerWithWorkers, WorkerInfo } from '../types';
+import { execPipeline } from '../scripts';
 
 /**
  * Every server whose heartbeat has not expired, with its in-flight tasks, sorted by host,
@@ -14,18 +15,17 @@ import type { ServerWithWorkers, WorkerInfo } from '../types';
  * must not write (it may run read-only, and production servers own that cleanup).
  * A record that fails to decode is skipped, as asynq does: servers rewrite it every 5 s.
  */
-export async function listServers(redis: Redis, now: Date): Promise<ServerWithWorkers[]> {
+export async function listServers(redis: RedisClient, now: Date): Promise<ServerWithWorkers[]> {
   const nowSec = Math.floor(now.getTime() / 1000);
-  const [[, serverKeys], [, workerKeys]] = (await redis
-    .pipeline()
-    .zrangebyscore(k.ALL_SERVERS, nowSec, '+inf')
-    .zrangebyscore(k.ALL_WORKERS, nowSec, '+inf')
-    .exec()) as [[Error | null, string[]], [Error | null, string[]]];
+  const [[, serverKeys], [, workerKeys]] = (await execPipeline(redis, (p) =>
+    p.zrangebyscore(k.ALL_SERVERS, nowSec, '+inf').zrangebyscore(k.ALL_WORKERS, nowSec, '+inf'),
+  )) as [[Error | null, string[]], [Error | null, string[]]];
   if (serverKeys.length === 0) return [];
-  const p = redis.pipeline();
-  for (const key of serverKeys) p.getBuffer(key);
-  for (const key of workerKeys) p.hvalsBuffer(key);
-  const replies = (await p.exec()) ?? [];
+  // Each server's keys carry its own hash tag: on a cluster this is one pipeline per slot.
+  const replies = await execPipeline(redis, (p) => {
+    for (const key of serverKeys) p.getBuffer(key);
+    for (const key of workerKeys) p.hvalsBuffer(key);
+  });
   const workers = new Map<string, WorkerInfo[]>();
   replies.slice(serverKeys.length).forEach(([, vals]) => {
     for (const v of (vals as Buffer[] | null) ?? []) {

@@ -1,7 +1,7 @@
 /**
  * Task listing and detail, in asynq's own order and with each task's unique lock.
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, type RedisClient } from '../topology';
 import { invalidArgument, queueNotFound, taskNotFound } from '../errors';
 import * as k from '../keys';
 import { pageRange, type PageParams } from '../pagination';
@@ -72,13 +72,14 @@ function toRows(qname: string, state: TaskState, rows: unknown[], now: Date): [R
  * listing script share a pipeline (plus one when a task names a lock only in its msg).
  */
 export async function listTasks(
-  redis: Redis,
+  redis: RedisClient,
   qname: string,
   state: TaskState,
   opts: ListOptions,
   now: Date,
 ): Promise<TaskPage> {
   checkPage('listTasks', opts);
+  assertQueueSlot(redis, 'listTasks', qname);
   if (state === 'aggregating' && opts.group === undefined) {
     return listAllAggregating(redis, qname, opts, now);
   }
@@ -87,7 +88,7 @@ export async function listTasks(
 
 /** Tasks at ranks [start, stop] of one state structure; see {@link listTasks}. */
 export async function listRange(
-  redis: Redis,
+  redis: RedisClient,
   qname: string,
   state: TaskState,
   group: string,
@@ -122,7 +123,8 @@ export async function listRange(
  * One task with its unique lock. One round trip (queue check + script), plus one when the
  * task names a lock only in its msg. Throws queue_not_found or task_not_found.
  */
-export async function getTask(redis: Redis, qname: string, id: string, now: Date): Promise<TaskInfo> {
+export async function getTask(redis: RedisClient, qname: string, id: string, now: Date): Promise<TaskInfo> {
+  assertQueueSlot(redis, 'getTask', qname);
   const [[, member], [err, reply]] = (await execPipeline(
     redis,
     (p) => {
@@ -155,7 +157,7 @@ export async function getTask(redis: Redis, qname: string, id: string, now: Date
 }
 
 /** The raw payload bytes of a task. Same cost as {@link getTask}. */
-export async function getTaskPayload(redis: Redis, qname: string, id: string, now: Date): Promise<Uint8Array> {
+export async function getTaskPayload(redis: RedisClient, qname: string, id: string, now: Date): Promise<Uint8Array> {
   const task = await getTask(redis, qname, id, now);
   if (!task.message) throw taskNotFound('getTaskPayload', qname, id);
   return task.message.payload;

@@ -4,7 +4,7 @@
  * million tasks), so production workers keep being served between calls. Each batch is
  * atomic, so no task is ever half-moved. Long runs report progress and stop when asked.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { invalidArgument, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
@@ -57,7 +57,7 @@ function checkAction(op: string, action: MoveAction, state: string): void {
  * queue check. A task that is missing, active or in another state is reported in `failed`
  * and left untouched.
  */
-export async function bulkByIds(redis: Redis, qname: string, action: MoveAction, state: string, ids: readonly string[], opts: BulkOptions = {}): Promise<BulkResult> {
+export async function bulkByIds(redis: RedisClient, qname: string, action: MoveAction, state: string, ids: readonly string[], opts: BulkOptions = {}): Promise<BulkResult> {
   const op = `bulk${action}`;
   checkAction(op, action, state);
   await assertQueue(redis, op, qname);
@@ -96,7 +96,7 @@ function sourceKey(qname: string, state: string, group: string): string {
  * included; the run never goes past the starting count plus one batch, so a busy producer
  * cannot keep it going forever). One round trip per batch of 500.
  */
-export async function bulkAll(redis: Redis, qname: string, action: MoveAction, state: string, opts: BulkOptions = {}): Promise<BulkResult> {
+export async function bulkAll(redis: RedisClient, qname: string, action: MoveAction, state: string, opts: BulkOptions = {}): Promise<BulkResult> {
   const op = `${action}All`;
   checkAction(op, action, state);
   if (state === 'aggregating' && !opts.group) throw invalidArgument(op, 'group', 'group is required for aggregating tasks');

@@ -1,7 +1,7 @@
 /**
  * Pause, resume and delete a queue, as asynq's inspector does them.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { AsynqError, failedPrecondition, goQuote } from '../errors';
 import * as k from '../keys';
 import { asNumber } from '../reply';
@@ -15,14 +15,14 @@ import { assertQueue } from './task-actions';
  * asynq (which writes a paused flag for any name), queue_not_found for a queue that does not
  * exist — a typo must not silently pause nothing.
  */
-export async function pauseQueue(redis: Redis, qname: string, now: Date): Promise<void> {
+export async function pauseQueue(redis: RedisClient, qname: string, now: Date): Promise<void> {
   await assertQueue(redis, 'pauseQueue', qname);
   const ok = await redis.set(k.pausedKey(qname), Math.floor(now.getTime() / 1000), 'NX');
   if (ok === null) throw failedPrecondition('pauseQueue', `queue ${goQuote(qname)} is already paused`);
 }
 
 /** Resumes a paused queue. Two round trips. Throws `queue "<q>" is not paused`. */
-export async function resumeQueue(redis: Redis, qname: string): Promise<void> {
+export async function resumeQueue(redis: RedisClient, qname: string): Promise<void> {
   await assertQueue(redis, 'resumeQueue', qname);
   if ((await redis.del(k.pausedKey(qname))) === 0) throw failedPrecondition('resumeQueue', `queue ${goQuote(qname)} is not paused`);
 }
@@ -35,7 +35,7 @@ export async function resumeQueue(redis: Redis, qname: string): Promise<void> {
  * still own, which asynq leaks. Like asynq it keeps completed tasks, groups, counters and the
  * paused flag.
  */
-export async function deleteQueue(redis: Redis, qname: string, force: boolean): Promise<void> {
+export async function deleteQueue(redis: RedisClient, qname: string, force: boolean): Promise<void> {
   const op = 'deleteQueue';
   await assertQueue(redis, op, qname);
   const keys = [k.pendingKey(qname), k.activeKey(qname), k.scheduledKey(qname), k.retryKey(qname), k.archivedKey(qname), k.leaseKey(qname)];

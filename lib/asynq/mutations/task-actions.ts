@@ -2,12 +2,12 @@
  * Single-task state changes: run, archive, delete, cancel and payload update, each with
  * asynq's semantics and error texts.
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, type RedisClient } from '../topology';
 import { decodeTaskMessage, encodeTaskMessage } from '../codec';
 import { AsynqError, failedPrecondition, queueNotFound, taskNotFound } from '../errors';
 import * as k from '../keys';
 import { asArray, asBytes, asNumber } from '../reply';
-import { runScript } from '../scripts';
+import { execPipeline, runScript } from '../scripts';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
 import { moveError, type MoveAction } from './move-codes';
 
@@ -25,7 +25,7 @@ export function moveArgs(qname: string, action: MoveAction, requiredState: strin
  * slot), then the script. Throws queue_not_found, task_not_found or failed_precondition with
  * asynq's text; nothing changes in Redis when it throws.
  */
-export async function moveTask(redis: Redis, qname: string, id: string, action: MoveAction, now: Date): Promise<void> {
+export async function moveTask(redis: RedisClient, qname: string, id: string, action: MoveAction, now: Date): Promise<void> {
   const op = `${action}Task`;
   await assertQueue(redis, op, qname);
   const { keys, args } = moveArgs(qname, action, '', [id], now);
@@ -34,7 +34,8 @@ export async function moveTask(redis: Redis, qname: string, id: string, action: 
 }
 
 /** Throws queue_not_found unless the queue is in asynq:queues. One round trip. */
-export async function assertQueue(redis: Redis, op: string, qname: string): Promise<void> {
+export async function assertQueue(redis: RedisClient, op: string, qname: string): Promise<void> {
+  assertQueueSlot(redis, op, qname);
   if ((await redis.sismember(k.ALL_QUEUES, qname)) !== 1) throw queueNotFound(op, qname);
 }
 
@@ -42,8 +43,9 @@ export async function assertQueue(redis: Redis, op: string, qname: string): Prom
  * Asks the server processing an active task to cancel it (PUBLISH on asynq's cancel channel;
  * best effort, like asynq: the handler sees its context canceled). Two round trips.
  */
-export async function cancelTask(redis: Redis, qname: string, id: string): Promise<void> {
-  const [[, member], [, state]] = (await redis.pipeline().sismember(k.ALL_QUEUES, qname).hget(k.taskKey(qname, id), 'state').exec()) as [[null, number], [null, string | null]];
+export async function cancelTask(redis: RedisClient, qname: string, id: string): Promise<void> {
+  assertQueueSlot(redis, 'cancelTask', qname);
+  const [[, member], [, state]] = (await execPipeline(redis, (p) => p.sismember(k.ALL_QUEUES, qname).hget(k.taskKey(qname, id), 'state'))) as [[null, number], [null, string | null]];
   if (member !== 1) throw queueNotFound('cancelTask', qname);
   if (state === null) throw taskNotFound('cancelTask', qname, id);
   if (state !== 'active') throw failedPrecondition('cancelTask', `task is not active (state: ${state})`, { id, state });
@@ -55,9 +57,10 @@ export async function cancelTask(redis: Redis, qname: string, id: string): Promi
  * unique key is not recomputed). Two round trips; the write only happens if the msg is still
  * the one read, so a concurrent change is never overwritten.
  */
-export async function updateTaskPayload(redis: Redis, qname: string, id: string, payload: Uint8Array): Promise<void> {
+export async function updateTaskPayload(redis: RedisClient, qname: string, id: string, payload: Uint8Array): Promise<void> {
   const op = 'updateTaskPayload';
-  const [[, member], [, fields]] = (await redis.pipeline().sismember(k.ALL_QUEUES, qname).hmgetBuffer(k.taskKey(qname, id), 'msg', 'state').exec()) as [[null, number], [null, (Buffer | null)[]]];
+  assertQueueSlot(redis, op, qname);
+  const [[, member], [, fields]] = (await execPipeline(redis, (p) => p.sismember(k.ALL_QUEUES, qname).hmgetBuffer(k.taskKey(qname, id), 'msg', 'state'))) as [[null, number], [null, (Buffer | null)[]]];
   if (member !== 1) throw queueNotFound(op, qname);
   const old = asBytes(fields[0]);
   if (old === null) throw taskNotFound(op, qname, id);

@@ -4,7 +4,7 @@
  * most 500 tasks per script call), a chunk of matches at a time, so memory stays bounded
  * however many tasks match.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { invalidArgument, type AsynqError } from '../errors';
 import { bulkByIds } from '../mutations/bulk';
 import { ACTION_STATES, type MoveAction } from '../mutations/move-codes';
@@ -62,7 +62,7 @@ function actionableStates(filter: SearchFilter, action: MoveAction): TaskState[]
 }
 
 interface Run {
-  redis: Redis;
+  redis: RedisClient;
   queues: string[];
   states: TaskState[];
   predicate: RowPredicate;
@@ -126,7 +126,7 @@ async function actByScan(run: Run): Promise<void> {
  * that does not exist. Progress is reported every 10,000 tasks scanned and at the end.
  * Round trips: the scan's, plus one per ≤ 500 matches acted on and a queue check per 5,000.
  */
-export async function actOnMatches(redis: Redis, filter: SearchFilter, action: MoveAction, preview: boolean, opts: ActOptions = {}): Promise<ActResult> {
+export async function actOnMatches(redis: RedisClient, filter: SearchFilter, action: MoveAction, preview: boolean, opts: ActOptions = {}): Promise<ActResult> {
   const states = actionableStates(filter, action);
   const queues = await resolveQueues(redis, filter.queues, true);
   const now = opts.now ?? (() => new Date());

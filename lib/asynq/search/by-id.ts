@@ -2,7 +2,7 @@
  * The task-ID fast path: an ID names at most one task per queue, so it is looked up directly
  * in every chosen queue instead of scanning anything.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { asBytes } from '../reply';
 import { isTaskState, type TaskState } from '../states';
 import { readTasks, type ReadTask } from './hydrate';
@@ -13,7 +13,7 @@ import type { RowPredicate } from './predicate';
  * and pass `predicate`. One round trip for any number of queues (plus one for msg-only locks).
  */
 export async function findById(
-  redis: Redis,
+  redis: RedisClient,
   id: string,
   queues: readonly string[],
   states: readonly TaskState[],

@@ -2,7 +2,7 @@
  * Reads the matches of a search page in full (result, unique lock, lease), the same way the
  * task detail does: the scan itself only reads msgs, because most tasks it reads never match.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import * as k from '../keys';
 import { fillLocks } from '../inspector/locks';
 import { lockNeedsLookup, toTaskInfo, type RawTask } from '../inspector/task-row';
@@ -53,7 +53,7 @@ function toRead(m: Match, reply: unknown, now: Date): ReadTask {
  * get-task scripts, each O(1) plus two ZSCOREs), plus one per queue whose tasks name a lock
  * only in their msg.
  */
-export async function readTasks(redis: Redis, matches: readonly Match[], now: Date): Promise<ReadTask[]> {
+export async function readTasks(redis: RedisClient, matches: readonly Match[], now: Date): Promise<ReadTask[]> {
   if (matches.length === 0) return [];
   const replies = await execPipeline(
     redis,
@@ -81,6 +81,6 @@ export async function readTasks(redis: Redis, matches: readonly Match[], now: Da
  * Every match as a TaskInfo, in order; see {@link readTasks}. A task deleted since the scan
  * is kept, flagged `task hash missing`.
  */
-export async function hydrate(redis: Redis, matches: readonly Match[], now: Date): Promise<TaskInfo[]> {
+export async function hydrate(redis: RedisClient, matches: readonly Match[], now: Date): Promise<TaskInfo[]> {
   return (await readTasks(redis, matches, now)).map((r) => r.info);
 }

@@ -6,7 +6,7 @@
  * the previous call took to stay near 1.5 ms, and workers are served between calls. The next
  * batch is requested while the visitor works on the current one.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import * as k from '../keys';
 import { asArray } from '../reply';
 import { runScript } from '../scripts';
@@ -69,7 +69,7 @@ function resize(size: number, b: Batch, max: number): number {
 }
 
 /** One script call: the tasks at ranks [offset, offset + count) with their msgs. */
-async function readBatch(redis: Redis, s: Structure, offset: number, count: number): Promise<Batch> {
+async function readBatch(redis: RedisClient, s: Structure, offset: number, count: number): Promise<Batch> {
   const reply = asArray(
     await runScript(redis, 'searchRange', [s.key], [s.kind, offset, count, k.taskKeyPrefix(s.queue), BYTE_CAP]),
     'searchRange',
@@ -92,7 +92,7 @@ const at = (s: Structure, offset: number): ScanPosition => ({ queue: s.queue, st
  * structure reached, one per batch (overlapped with the visitor), and for a queue's
  * aggregating state one per 1,000 groups.
  */
-export async function scan(redis: Redis, opts: ScanOptions): Promise<ScanResult> {
+export async function scan(redis: RedisClient, opts: ScanOptions): Promise<ScanResult> {
   const max = Math.max(1, Math.min(opts.batchSize ?? MAX_SCAN_BATCH, MAX_SCAN_BATCH));
   let size = Math.min(FIRST_BATCH, max);
   let read = 0;

@@ -3,7 +3,7 @@
  * Redis work (the read budget) and returns a cursor to resume from, so a search over millions
  * of tasks is a series of short requests the client can stop at any time.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { invalidArgument } from '../errors';
 import { TASK_STATES, type TaskState } from '../states';
 import type { TaskInfo } from '../types';
@@ -66,7 +66,7 @@ function checkCount(field: string, n: number, min: number, max: number): void {
  * rides in the cursor), one to size the structures left, one per script call of ≤ 1,000 tasks
  * (overlapped with filtering), and one to read the page's matches in full.
  */
-export async function searchTasks(redis: Redis, filter: SearchFilter, opts: SearchOptions = {}): Promise<SearchPage> {
+export async function searchTasks(redis: RedisClient, filter: SearchFilter, opts: SearchOptions = {}): Promise<SearchPage> {
   const size = opts.size ?? DEFAULT_PAGE_SIZE;
   const budget = opts.budget ?? DEFAULT_SCAN_BUDGET;
   checkCount('size', size, 1, MAX_PAGE_SIZE);

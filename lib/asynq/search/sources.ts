@@ -3,11 +3,12 @@
  * asynq's order (pending, active, scheduled, retry, archived, completed, aggregating), and
  * for aggregating each group by name.
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, readableQueues, type RedisClient } from '../topology';
 import { queueNotFound } from '../errors';
 import * as k from '../keys';
 import { TASK_STATES, type TaskState } from '../states';
 import type { ScanPosition } from './cursor';
+import { execPipeline } from '../scripts';
 
 export interface Structure {
   queue: string;
@@ -38,13 +39,14 @@ function structure(queue: string, state: TaskState, group = ''): Structure {
  * The queues to search, sorted by name: the given ones (each must exist when `mustExist`,
  * else queue_not_found), or every queue in asynq:queues. One round trip.
  */
-export async function resolveQueues(redis: Redis, given: readonly string[] | undefined, mustExist: boolean): Promise<string[]> {
-  if (!given || given.length === 0) return (await redis.smembers(k.ALL_QUEUES)).sort(byName);
+export async function resolveQueues(redis: RedisClient, given: readonly string[] | undefined, mustExist: boolean): Promise<string[]> {
+  if (!given || given.length === 0) return readableQueues(redis, await redis.smembers(k.ALL_QUEUES)).sort(byName);
   const queues = [...new Set(given)].sort(byName);
+  for (const q of queues) assertQueueSlot(redis, 'searchTasks', q);
   if (mustExist) {
-    const p = redis.pipeline();
-    for (const q of queues) p.sismember(k.ALL_QUEUES, q);
-    const replies = (await p.exec()) ?? [];
+    const replies = await execPipeline(redis, (p) => {
+      for (const q of queues) p.sismember(k.ALL_QUEUES, q);
+    });
     const missing = queues.find((_, i) => replies[i]?.[1] !== 1);
     if (missing !== undefined) throw queueNotFound('searchTasks', missing);
   }
@@ -55,7 +57,7 @@ export async function resolveQueues(redis: Redis, given: readonly string[] | und
  * The group names of a queue, sorted. SSCAN rather than SMEMBERS: a queue may have hundreds
  * of thousands of groups, and each SSCAN call stays short. One round trip per 1,000 groups.
  */
-export async function groupNames(redis: Redis, queue: string): Promise<string[]> {
+export async function groupNames(redis: RedisClient, queue: string): Promise<string[]> {
   const names = new Set<string>();
   let cursor = '0';
   do {
@@ -70,16 +72,17 @@ export async function groupNames(redis: Redis, queue: string): Promise<string[]>
  * Sizes of the structures (LLEN / ZCARD), in order; an aggregating placeholder (see
  * {@link slotsFrom}) counts its queue's groups (SCARD). One round trip per 1,000.
  */
-export async function sizesOf(redis: Redis, structures: readonly Structure[]): Promise<number[]> {
+export async function sizesOf(redis: RedisClient, structures: readonly Structure[]): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < structures.length; i += PIPE_CHUNK) {
-    const p = redis.pipeline();
-    for (const s of structures.slice(i, i + PIPE_CHUNK)) {
-      if (s.kind === 'list') p.llen(s.key);
-      else if (s.state === 'aggregating' && s.group === '') p.scard(k.allGroups(s.queue));
-      else p.zcard(s.key);
-    }
-    for (const [, n] of (await p.exec()) ?? []) out.push(typeof n === 'number' ? n : 0);
+    const replies = await execPipeline(redis, (p) => {
+      for (const s of structures.slice(i, i + PIPE_CHUNK)) {
+        if (s.kind === 'list') p.llen(s.key);
+        else if (s.state === 'aggregating' && s.group === '') p.scard(k.allGroups(s.queue));
+        else p.zcard(s.key);
+      }
+    });
+    for (const [, n] of replies) out.push(typeof n === 'number' ? n : 0);
   }
   return out;
 }
@@ -88,7 +91,7 @@ export async function sizesOf(redis: Redis, structures: readonly Structure[]): P
  * Tasks in the chosen structures right now: the `total` a search reports. Round trips: one
  * per 1,000 structures, plus, for queues that have groups, their listing and sizing.
  */
-export async function countTasks(redis: Redis, queues: readonly string[], states: readonly TaskState[]): Promise<number> {
+export async function countTasks(redis: RedisClient, queues: readonly string[], states: readonly TaskState[]): Promise<number> {
   const slots = slotsFrom(queues, states, null);
   const sizes = await sizesOf(redis, slots);
   const groups: Structure[] = [];
@@ -130,7 +133,7 @@ function slotsFrom(queues: readonly string[], states: readonly TaskState[], from
  * pays for a queue's many groups.
  */
 export async function* structuresFrom(
-  redis: Redis,
+  redis: RedisClient,
   queues: readonly string[],
   states: readonly TaskState[],
   from: ScanPosition | null,

@@ -4,7 +4,7 @@
  * pending and scheduled tasks of only the queues where pass 1 found not-found failures, and
  * counts those of the not-found types: they are still waiting and will fail the same way.
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, readableQueues, type RedisClient } from '../topology';
 import { queueNotFound } from '../errors';
 import { listQueueNames } from '../inspector/queues';
 import * as k from '../keys';
@@ -56,7 +56,7 @@ interface Sized extends Source {
  * A scan of `opts.queue` (or every queue). Nothing is read before prepare() or run(). Redis
  * cost: one call per ≤ 500 tasks read, each about 0.5 ms; see slices.ts.
  */
-export function createFailureScan(redis: Redis, opts: FailureScanOptions = {}): FailureScan {
+export function createFailureScan(redis: RedisClient, opts: FailureScanOptions = {}): FailureScan {
   const groups = new FailureGroups();
   const p: FailureScanProgress = { complete: false, phase: 'failures', scanned: 0, total: 0, skipped: 0, queues: [] };
   let failed: Sized[] | null = null;
@@ -71,7 +71,8 @@ export function createFailureScan(redis: Redis, opts: FailureScanOptions = {}): 
   async function prepare(): Promise<void> {
     if (failed) return;
     let queues: string[];
-    if (opts.queue === undefined) queues = await listQueueNames(redis);
+    if (opts.queue !== undefined) assertQueueSlot(redis, 'scanFailures', opts.queue);
+    if (opts.queue === undefined) queues = readableQueues(redis, await listQueueNames(redis));
     else if ((await redis.sismember(k.ALL_QUEUES, opts.queue)) === 1) queues = [opts.queue];
     else throw queueNotFound('scanFailures', opts.queue);
     const all = await sized(queues, ['retry', 'archived', 'pending', 'scheduled']);

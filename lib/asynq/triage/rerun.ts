@@ -2,7 +2,7 @@
  * Recovery after a handler-not-found incident: once a worker with the handler is deployed,
  * every not-found task of one type in one queue goes back to pending, in batches.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import type { AsynqError } from '../errors';
 import { assertQueue } from '../mutations/task-actions';
 import { bulkByIds } from '../mutations/bulk';
@@ -40,10 +40,10 @@ export interface RerunResult {
 }
 
 /** Throws queue_not_found unless `qname` exists. One round trip (SISMEMBER). */
-export const assertRerunTarget = (redis: Redis, qname: string): Promise<void> => assertQueue(redis, 'rerunNotFound', qname);
+export const assertRerunTarget = (redis: RedisClient, qname: string): Promise<void> => assertQueue(redis, 'rerunNotFound', qname);
 
 /** The IDs of the not-found tasks of `taskType` in one state's zset: one read per ≤ 500 tasks. */
-async function findIds(redis: Redis, qname: string, taskType: string, state: FailedState, opts: RerunOptions): Promise<string[]> {
+async function findIds(redis: RedisClient, qname: string, taskType: string, state: FailedState, opts: RerunOptions): Promise<string[]> {
   const [src] = await listSources(redis, qname, [state]);
   const [total = 0] = await sizeSources(redis, [src!]);
   const ids: string[] = [];
@@ -67,7 +67,7 @@ async function findIds(redis: Redis, qname: string, taskType: string, state: Fai
  * and checks the task is still in that state, so a task a worker took meanwhile is reported in
  * `failed`, never moved twice. Throws queue_not_found.
  */
-export async function rerunNotFound(redis: Redis, qname: string, taskType: string, states: readonly FailedState[], opts: RerunOptions = {}): Promise<RerunResult> {
+export async function rerunNotFound(redis: RedisClient, qname: string, taskType: string, states: readonly FailedState[], opts: RerunOptions = {}): Promise<RerunResult> {
   await assertQueue(redis, 'rerunNotFound', qname);
   const out: RerunResult = { succeeded: 0, failed: [], byState: {}, stopped: false };
   for (const state of new Set(states)) {

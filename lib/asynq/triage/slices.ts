@@ -5,10 +5,11 @@
  *
  * Reads are plain read-only commands (no Lua): they run on replicas and under a read-only ACL.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import * as k from '../keys';
 import { asArray } from '../reply';
 import type { TaskState } from '../states';
+import { execPipeline } from '../scripts';
 
 /** One Redis structure holding task IDs: a list (pending, active) or a zset. */
 export interface Source {
@@ -33,7 +34,7 @@ const SLICE_BYTES = 4 * 1024 * 1024;
  * The structures of `states` in `qname`: one per state, one per aggregation group. SSCAN, not
  * SMEMBERS, for the groups: a queue may have 100,000s. One round trip per 1,000 groups.
  */
-export async function listSources(redis: Redis, qname: string, states: readonly TaskState[]): Promise<Source[]> {
+export async function listSources(redis: RedisClient, qname: string, states: readonly TaskState[]): Promise<Source[]> {
   const out: Source[] = [];
   for (const state of states) {
     if (state === 'pending') out.push({ queue: qname, state, kind: 'list', key: k.pendingKey(qname) });
@@ -52,15 +53,16 @@ export async function listSources(redis: Redis, qname: string, states: readonly 
 }
 
 /** The number of IDs in each source. One round trip per 1,000 sources (LLEN / ZCARD). */
-export async function sizeSources(redis: Redis, sources: readonly Source[]): Promise<number[]> {
+export async function sizeSources(redis: RedisClient, sources: readonly Source[]): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < sources.length; i += 1000) {
-    const p = redis.pipeline();
-    for (const s of sources.slice(i, i + 1000)) {
-      if (s.kind === 'list') p.llen(s.key);
-      else p.zcard(s.key);
-    }
-    for (const [, n] of (await p.exec()) ?? []) out.push(typeof n === 'number' ? n : 0);
+    const replies = await execPipeline(redis, (p) => {
+      for (const s of sources.slice(i, i + 1000)) {
+        if (s.kind === 'list') p.llen(s.key);
+        else p.zcard(s.key);
+      }
+    });
+    for (const [, n] of replies) out.push(typeof n === 'number' ? n : 0);
   }
   return out;
 }
@@ -75,7 +77,7 @@ const sortRefused = (err: unknown): boolean => err instanceof Error && /unknown 
  * name holding SORT's `*` placeholder) it is LRANGE/ZRANGE plus one pipeline of HGETs: two
  * round trips, same bounds.
  */
-async function readSlice(redis: Redis, src: Source, offset: number, n: number, useSort: { ok: boolean }): Promise<Slice> {
+async function readSlice(redis: RedisClient, src: Source, offset: number, n: number, useSort: { ok: boolean }): Promise<Slice> {
   if (useSort.ok) {
     const order = src.kind === 'list' ? ['DESC'] : [];
     try {
@@ -98,9 +100,9 @@ async function readSlice(redis: Redis, src: Source, offset: number, n: number, u
       ? (await redis.lrange(src.key, -(offset + n), -(offset + 1))).reverse()
       : await redis.zrange(src.key, offset, offset + n - 1);
   if (ids.length === 0) return { ids, msgs: [] };
-  const p = redis.pipeline();
-  for (const id of ids) p.hgetBuffer(k.taskKey(src.queue, id), 'msg');
-  const replies = (await p.exec()) ?? [];
+  const replies = await execPipeline(redis, (p) => {
+    for (const id of ids) p.hgetBuffer(k.taskKey(src.queue, id), 'msg');
+  });
   return { ids, msgs: replies.map(([, m]) => (Buffer.isBuffer(m) ? m : null)) };
 }
 
@@ -117,7 +119,7 @@ export interface SliceOptions {
  * any paging over a changing set does. The slice size starts at 10 and adapts to the msgs seen,
  * aiming at 4 MiB per reply, so a queue of 1 MiB payloads reads 4 at a time.
  */
-export async function* readSlices(redis: Redis, src: Source, opts: SliceOptions = {}): AsyncGenerator<Slice> {
+export async function* readSlices(redis: RedisClient, src: Source, opts: SliceOptions = {}): AsyncGenerator<Slice> {
   const max = Math.min(opts.maxSlice ?? MAX_SLICE, MAX_SLICE);
   const useSort = { ok: !src.queue.includes('*') };
   let size = Math.min(10, max);
@@ -138,7 +140,7 @@ export async function* readSlices(redis: Redis, src: Source, opts: SliceOptions 
  * current one, so Redis and Node work at the same time. Stops between slices when the signal
  * is aborted.
  */
-export async function forEachSlice(redis: Redis, src: Source, onSlice: (s: Slice) => void, opts: SliceOptions = {}): Promise<void> {
+export async function forEachSlice(redis: RedisClient, src: Source, onSlice: (s: Slice) => void, opts: SliceOptions = {}): Promise<void> {
   const it = readSlices(redis, src, opts);
   let next = it.next();
   for (;;) {

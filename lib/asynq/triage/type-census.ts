@@ -2,7 +2,7 @@
  * Which task types are in Redis, per queue and state, with counts: what the routing explainer
  * checks against a deployment's patterns ("these types have pending tasks and no route").
  */
-import type { Redis } from 'ioredis';
+import { assertQueueSlot, readableQueues, type RedisClient } from '../topology';
 import { queueNotFound } from '../errors';
 import { listQueueNames } from '../inspector/queues';
 import * as k from '../keys';
@@ -60,7 +60,7 @@ const zeroCounts = (): Record<TaskState, number> => Object.fromEntries(TASK_STAT
  * SMEMBERS, one pipeline of sizes, then one call per ≤ 500 tasks (slices.ts); only the type
  * field of each msg is decoded.
  */
-export function createTypeCensus(redis: Redis, opts: TypeCensusOptions = {}): TypeCensus {
+export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {}): TypeCensus {
   const states = [...(opts.states ?? TASK_STATES)];
   const r = { complete: false, scanned: 0, total: 0, skipped: 0, untracked: 0, queues: [] as string[] };
   const types = new Map<string, TypeCount>();
@@ -69,7 +69,8 @@ export function createTypeCensus(redis: Redis, opts: TypeCensusOptions = {}): Ty
   async function prepare(): Promise<void> {
     if (sources) return;
     let queues: string[];
-    if (opts.queue === undefined) queues = await listQueueNames(redis);
+    if (opts.queue !== undefined) assertQueueSlot(redis, 'listTaskTypes', opts.queue);
+    if (opts.queue === undefined) queues = readableQueues(redis, await listQueueNames(redis));
     else if ((await redis.sismember(k.ALL_QUEUES, opts.queue)) === 1) queues = [opts.queue];
     else throw queueNotFound('listTaskTypes', opts.queue);
     const found: Source[] = [];

@@ -5,7 +5,7 @@
  * tasks are deleted. A server that dies in between leaves the set behind; the recoverer
  * returns its tasks to the group after the set's 2-minute deadline.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { enqueueTask } from '../client/enqueue';
 import type { ResolvedConfig, GroupAggregator } from './config';
 import { errorText } from './errors';
@@ -21,7 +21,7 @@ const DEFAULT_CHECK_INTERVAL_MS = 7000;
  * One pass over every group of every queue. Per group: SMEMBERS once per queue, one check
  * script, and for a ready group a read, the enqueue and a delete (four round trips).
  */
-export async function aggregateOnce(redis: Redis, config: ResolvedConfig, aggregator: GroupAggregator, at: Date): Promise<void> {
+export async function aggregateOnce(redis: RedisClient, config: ResolvedConfig, aggregator: GroupAggregator, at: Date): Promise<void> {
   const limits: GroupLimits = {
     maxSize: config.groupMaxSize,
     maxDelaySeconds: Math.trunc(config.groupMaxDelayMs / 1000),
@@ -46,7 +46,7 @@ export async function aggregateOnce(redis: Redis, config: ResolvedConfig, aggreg
 }
 
 /** Starts the aggregation loop; null when no aggregator is configured (asynq: no-op). */
-export function startAggregator(redis: Redis, config: ResolvedConfig): Loop | null {
+export function startAggregator(redis: RedisClient, config: ResolvedConfig): Loop | null {
   const aggregator = config.groupAggregator;
   if (!aggregator) return null;
   const interval = Math.min(DEFAULT_CHECK_INTERVAL_MS, config.groupGracePeriodMs);

@@ -5,13 +5,13 @@
  * The first pass runs at start (asynq waits one interval), so tasks that fell due while no
  * server ran move at once.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import type { ResolvedConfig } from './config';
 import { every, type Loop } from './loop';
 import { forwardIfReady } from './rdb/delayed';
 
 /** Starts the forwarding loop; stop it to end. */
-export function startForwarder(redis: Redis, config: ResolvedConfig): Loop {
+export function startForwarder(redis: RedisClient, config: ResolvedConfig): Loop {
   return every(
     config.delayedTaskCheckIntervalMs,
     async () => {

@@ -5,7 +5,7 @@
  * the lease of every running task, or tells the worker its lease has run out.
  */
 import { hostname } from 'node:os';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import type { ServerInfo, WorkerInfo } from '../types';
 import type { ResolvedConfig } from './config';
 import { every, type Loop } from './loop';
@@ -37,7 +37,7 @@ export class Heartbeat {
   private startedAt = new Date(0);
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly config: ResolvedConfig,
     readonly id: Identity,
     private readonly status: () => ServerStatus,

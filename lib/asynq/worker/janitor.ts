@@ -2,13 +2,13 @@
  * asynq's janitor: every 8 s, completed tasks whose retention ended are deleted, 100 per
  * script call so no call blocks Redis for long. Like the forwarder, the first pass runs at start.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import type { ResolvedConfig } from './config';
 import { every, type Loop } from './loop';
 import { deleteExpiredCompleted } from './rdb/delayed';
 
 /** Starts the janitor loop; stop it to end. */
-export function startJanitor(redis: Redis, config: ResolvedConfig): Loop {
+export function startJanitor(redis: RedisClient, config: ResolvedConfig): Loop {
   return every(
     config.janitorIntervalMs,
     async () => {

@@ -4,7 +4,7 @@
  * round sleeps half the task-check interval plus jitter, so an idle server costs Redis about
  * one script call per queue per second rather than a blocking connection.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import type { ResolvedConfig } from './config';
 import { computeDeadline } from './deadline';
 import { Lease } from './lease';
@@ -27,7 +27,7 @@ export class Processor {
   private lastErrorLog = 0;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly config: ResolvedConfig,
     private readonly syncer: Syncer,
     private readonly handler: HandlerObject,

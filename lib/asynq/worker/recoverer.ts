@@ -5,7 +5,7 @@
  * aggregation sets past their deadline go back to their groups. This is what makes a killed
  * server lose nothing: any live server of the queue picks its tasks up.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import type { ResolvedConfig } from './config';
 import { ErrLeaseExpired, errorText } from './errors';
 import { every, type Loop } from './loop';
@@ -17,7 +17,7 @@ import { newTask } from './task';
 const CLOCK_SKEW_MS = 30_000;
 
 /** One recovery pass over every queue of the server. */
-export async function recover(redis: Redis, config: ResolvedConfig): Promise<void> {
+export async function recover(redis: RedisClient, config: ResolvedConfig): Promise<void> {
   const { clock, logger } = config;
   const text = ErrLeaseExpired.message;
   for (const q of Object.keys(config.queues)) {
@@ -47,6 +47,6 @@ export async function recover(redis: Redis, config: ResolvedConfig): Promise<voi
 }
 
 /** Starts the recovery loop (first pass at once, as asynq does). */
-export function startRecoverer(redis: Redis, config: ResolvedConfig): Loop {
+export function startRecoverer(redis: RedisClient, config: ResolvedConfig): Loop {
   return every(config.recovererIntervalMs, () => recover(redis, config), (err) => config.logger.error(`recoverer: ${String(err)}`));
 }

@@ -4,7 +4,7 @@
  * goroutine. The handler is never awaited past that point: a handler that ignores its
  * AbortSignal keeps running, but its task has already been settled in Redis.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import type { TaskMessage } from '../types';
 import type { ResolvedConfig } from './config';
 import { CanceledError, DeadlineExceededError, ErrLeaseExpired } from './errors';
@@ -25,7 +25,7 @@ export interface ActiveWorker {
 
 /** What one attempt needs from its processor. */
 export interface RunDeps {
-  redis: Redis;
+  redis: RedisClient;
   config: ResolvedConfig;
   syncer: Syncer;
   handler: HandlerObject;

@@ -5,7 +5,7 @@
  * server stays listed while it finishes).
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { startAggregator } from './aggregator';
 import { resolveConfig, type ResolvedConfig, type ServerConfig } from './config';
 import { startForwarder } from './forwarder';
@@ -39,7 +39,7 @@ export class Server {
    * `redis` is used, never closed, by the server; the cancel subscriber opens one duplicate
    * connection of its own. Throws `GroupGracePeriod cannot be less than a second`.
    */
-  constructor(private readonly redis: Redis, config: ServerConfig = {}) {
+  constructor(private readonly redis: RedisClient, config: ServerConfig = {}) {
     this.config = resolveConfig(config);
     this.id = { host: currentHost(), pid: process.pid, serverId: randomUUID() };
   }

@@ -3,7 +3,7 @@
  * the subscriber uses its own duplicate of the server's connection; a PUBLISH of a task ID
  * aborts that task's signal (`context canceled`) if this server is running it.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../topology';
 import { CANCEL_CHANNEL } from '../keys';
 import type { Logger } from './config';
 
@@ -12,11 +12,11 @@ const RETRY_MS = 5000;
 
 /** The cancel-channel subscription of one server. */
 export class Subscriber {
-  private conn: Redis | null = null;
+  private conn: RedisClient | null = null;
   private retry: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly redis: Redis, private readonly cancelations: Map<string, () => void>, private readonly logger: Logger) {}
+  constructor(private readonly redis: RedisClient, private readonly cancelations: Map<string, () => void>, private readonly logger: Logger) {}
 
   /**
    * Subscribes, retrying every 5 s until it works (ioredis resubscribes by itself after a

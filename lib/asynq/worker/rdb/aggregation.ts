@@ -3,7 +3,7 @@
  * produced, delete the set once the aggregated task is enqueued.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../topology';
 import { decodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { asArray, asBytes, asNumber } from '../../reply';
@@ -25,7 +25,7 @@ export interface GroupLimits {
 }
 
 /** Names of the queue's groups (SMEMBERS). One round trip. */
-export function listGroups(redis: Redis, qname: string): Promise<string[]> {
+export function listGroups(redis: RedisClient, qname: string): Promise<string[]> {
   return redis.smembers(k.allGroups(qname));
 }
 
@@ -33,7 +33,7 @@ export function listGroups(redis: Redis, qname: string): Promise<string[]> {
  * Moves the group's tasks into a new aggregation set when one of the limits is reached.
  * One round trip, O(log N + M). Returns the set's key, or null when the group is not ready.
  */
-export async function aggregationCheck(redis: Redis, qname: string, group: string, limits: GroupLimits, now: Date): Promise<string | null> {
+export async function aggregationCheck(redis: RedisClient, qname: string, group: string, limits: GroupLimits, now: Date): Promise<string | null> {
   const setKey = `${k.groupKey(qname, group)}:${randomUUID()}`;
   const n = asNumber(
     await runScript(
@@ -50,7 +50,7 @@ export async function aggregationCheck(redis: Redis, qname: string, group: strin
  * The set's messages (oldest first) and its deadline. One round trip, O(M).
  * Throws CodecError on a corrupt message, as asynq fails the read.
  */
-export async function readAggregationSet(redis: Redis, qname: string, setKey: string): Promise<{ msgs: TaskMessage[]; deadline: Date | null }> {
+export async function readAggregationSet(redis: RedisClient, qname: string, setKey: string): Promise<{ msgs: TaskMessage[]; deadline: Date | null }> {
   const [deadline, ...rest] = asArray(
     await runScript(redis, 'workerReadAggregationSet', [setKey, k.allAggregationSets(qname)], [k.taskKeyPrefix(qname)]),
     'workerReadAggregationSet',
@@ -61,7 +61,7 @@ export async function readAggregationSet(redis: Redis, qname: string, setKey: st
 }
 
 /** Deletes the set, its registration and its tasks' hashes. One round trip, O(M). */
-export async function deleteAggregationSet(redis: Redis, qname: string, setKey: string): Promise<void> {
+export async function deleteAggregationSet(redis: RedisClient, qname: string, setKey: string): Promise<void> {
   await runScript(redis, 'workerDeleteAggregationSet', [setKey, k.allAggregationSets(qname)], [k.taskKeyPrefix(qname)]);
 }
 

@@ -2,7 +2,7 @@
  * Housekeeping of time-based sets: due scheduled/retry tasks forwarded (asynq's forwarder),
  * expired completed tasks deleted (asynq's janitor).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../topology';
 import * as k from '../../keys';
 import { asNumber } from '../../reply';
 import { runScript } from '../../scripts';
@@ -12,7 +12,7 @@ import { unixNanos, unixSeconds } from './codes';
  * Forwards every due task of the queue, scheduled first then retry, 100 per script call,
  * repeating while a call moved something. One round trip per call; returns the number moved.
  */
-export async function forwardIfReady(redis: Redis, qname: string, now: Date): Promise<number> {
+export async function forwardIfReady(redis: RedisClient, qname: string, now: Date): Promise<number> {
   let total = 0;
   for (const source of [k.scheduledKey(qname), k.retryKey(qname)]) {
     for (;;) {
@@ -35,7 +35,7 @@ export async function forwardIfReady(redis: Redis, qname: string, now: Date): Pr
  * Deletes completed tasks whose retention ended, `batchSize` per script call until none is
  * left. One round trip per call; returns the number deleted.
  */
-export async function deleteExpiredCompleted(redis: Redis, qname: string, batchSize: number, now: Date): Promise<number> {
+export async function deleteExpiredCompleted(redis: RedisClient, qname: string, batchSize: number, now: Date): Promise<number> {
   let total = 0;
   for (;;) {
     const n = asNumber(

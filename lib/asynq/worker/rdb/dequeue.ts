@@ -1,7 +1,7 @@
 /**
  * Taking the next task (asynq's Dequeue).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../topology';
 import { CodecError, decodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { asBytes } from '../../reply';
@@ -27,7 +27,7 @@ export class UndecodableTaskError extends Error {
  * call each, O(1)); null when every queue is paused or empty.
  * Throws UndecodableTaskError when the msg bytes are corrupt.
  */
-export async function dequeue(redis: Redis, qnames: readonly string[], now: Date): Promise<Dequeued | null> {
+export async function dequeue(redis: RedisClient, qnames: readonly string[], now: Date): Promise<Dequeued | null> {
   const leaseExpiresAt = new Date(now.getTime() + LEASE_SECONDS * 1000);
   for (const q of qnames) {
     const reply = await runScript(

@@ -3,7 +3,7 @@
  * is one script call (one round trip) whose cost is dominated by LREM on the active list,
  * O(N) in the number of tasks in flight across all servers of the queue.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../topology';
 import { encodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from '../../mutations/archive-limits';
@@ -19,7 +19,7 @@ const reply = async (p: Promise<unknown>) => asNumber(await p);
  * Deletes a succeeded task, counts it as processed and releases its unique lock if the lock
  * still holds this task's ID. Throws task_not_found when the task is no longer active here.
  */
-export async function markDone(redis: Redis, msg: TaskMessage, now: Date): Promise<void> {
+export async function markDone(redis: RedisClient, msg: TaskMessage, now: Date): Promise<void> {
   const q = msg.queue;
   const keys = [k.activeKey(q), k.leaseKey(q), k.taskKey(q, msg.id), k.processedKey(q, now), k.processedTotalKey(q)];
   const args = [msg.id, statsExpiry(now), MAX_INT64];
@@ -33,7 +33,7 @@ export async function markDone(redis: Redis, msg: TaskMessage, now: Date): Promi
  * Keeps a succeeded task as completed until now + retention (msg rewritten with
  * completed_at), counts it and releases its unique lock if still owned.
  */
-export async function markComplete(redis: Redis, msg: TaskMessage, now: Date): Promise<void> {
+export async function markComplete(redis: RedisClient, msg: TaskMessage, now: Date): Promise<void> {
   const q = msg.queue;
   const nowSec = unixSeconds(now);
   const keys = [k.activeKey(q), k.leaseKey(q), k.completedKey(q), k.taskKey(q, msg.id), k.processedKey(q, now), k.processedTotalKey(q)];
@@ -45,7 +45,7 @@ export async function markComplete(redis: Redis, msg: TaskMessage, now: Date): P
 }
 
 /** Puts an unfinished task back at the tail of pending (next to run), state pending. */
-export async function requeue(redis: Redis, msg: TaskMessage): Promise<void> {
+export async function requeue(redis: RedisClient, msg: TaskMessage): Promise<void> {
   const q = msg.queue;
   const keys = [k.activeKey(q), k.leaseKey(q), k.pendingKey(q), k.taskKey(q, msg.id)];
   checkFinish('requeue', q, msg.id, await reply(runScript(redis, 'workerRequeue', keys, [msg.id])));
@@ -56,7 +56,7 @@ export async function requeue(redis: Redis, msg: TaskMessage): Promise<void> {
  * `retried` and to the processed and failed counters; error_msg and last_failed_at are set
  * either way.
  */
-export async function retry(redis: Redis, msg: TaskMessage, retryAt: Date, errMsg: string, isFailure: boolean, now: Date): Promise<void> {
+export async function retry(redis: RedisClient, msg: TaskMessage, retryAt: Date, errMsg: string, isFailure: boolean, now: Date): Promise<void> {
   const q = msg.queue;
   const modified = { ...msg, retried: msg.retried + (isFailure ? 1 : 0), errorMsg: errMsg, lastFailedAt: unixSeconds(now) };
   const keys = [
@@ -71,7 +71,7 @@ export async function retry(redis: Redis, msg: TaskMessage, retryAt: Date, errMs
  * Archives a task that failed for good, with `errMsg` as its last error (retried unchanged),
  * counting it as processed and failed and trimming the archive to asynq's limits.
  */
-export async function archive(redis: Redis, msg: TaskMessage, errMsg: string, now: Date): Promise<void> {
+export async function archive(redis: RedisClient, msg: TaskMessage, errMsg: string, now: Date): Promise<void> {
   const q = msg.queue;
   const nowSec = unixSeconds(now);
   const keys = [
@@ -86,7 +86,7 @@ export async function archive(redis: Redis, msg: TaskMessage, errMsg: string, no
 }
 
 /** Stores a handler's result in the task hash (`HSET result`); one round trip. */
-export async function writeResult(redis: Redis, qname: string, id: string, data: Uint8Array): Promise<number> {
+export async function writeResult(redis: RedisClient, qname: string, id: string, data: Uint8Array): Promise<number> {
   await redis.hset(k.taskKey(qname, id), 'result', Buffer.from(data));
   return data.length;
 }

@@ -2,7 +2,7 @@
  * What a recoverer reads and repairs after a server died: tasks whose lease ran out, and
  * aggregation sets that were never finished.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../topology';
 import { CodecError, decodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { asArray, asBytes, asNumber } from '../../reply';
@@ -15,7 +15,7 @@ import { unixSeconds } from './codes';
  * trip, O(log N + M). Undecodable messages are returned apart (asynq fails the whole call on
  * one, which stops recovery of the queue for good).
  */
-export async function listLeaseExpired(redis: Redis, qname: string, cutoff: Date): Promise<{ msgs: TaskMessage[]; corrupt: number }> {
+export async function listLeaseExpired(redis: RedisClient, qname: string, cutoff: Date): Promise<{ msgs: TaskMessage[]; corrupt: number }> {
   const reply = asArray(
     await runScript(redis, 'workerListLeaseExpired', [k.leaseKey(qname)], [unixSeconds(cutoff), k.taskKeyPrefix(qname)]),
     'workerListLeaseExpired',
@@ -39,7 +39,7 @@ export async function listLeaseExpired(redis: Redis, qname: string, cutoff: Date
  * Returns the tasks of aggregation sets past their deadline to their groups. One round trip,
  * O(S × M). Returns the number of sets reclaimed.
  */
-export async function reclaimStaleAggregationSets(redis: Redis, qname: string, now: Date): Promise<number> {
+export async function reclaimStaleAggregationSets(redis: RedisClient, qname: string, now: Date): Promise<number> {
   const n = await runScript(
     redis,
     'workerReclaimAggregationSets',

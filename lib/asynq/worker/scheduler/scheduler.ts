@@ -4,11 +4,12 @@
  * fixed intervals (`@every <duration>` specs), not cron expressions.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../topology';
 import { systemClock, type Clock } from '../../clock';
 import { enqueueTask } from '../../client/enqueue';
 import type { EnqueueOptions, NewTask } from '../../client/options';
 import * as k from '../../keys';
+import { execPipeline } from '../../scripts';
 import type { SchedulerEntry } from '../../types';
 import type { Logger } from '../config';
 import { errorText } from '../errors';
@@ -51,7 +52,7 @@ export class Scheduler {
   private readonly clock: Clock;
   private readonly heartbeatMs: number;
 
-  constructor(private readonly redis: Redis, private readonly opts: SchedulerOptions = {}) {
+  constructor(private readonly redis: RedisClient, private readonly opts: SchedulerOptions = {}) {
     this.clock = opts.clock ?? systemClock;
     this.heartbeatMs = opts.heartbeatIntervalMs ?? 10_000;
   }
@@ -78,7 +79,11 @@ export class Scheduler {
     await Promise.all(this.loops.map((l) => l.stop()));
     this.loops = [];
     const key = k.schedulerEntriesKey(this.id);
-    await this.redis.pipeline().zrem(k.ALL_SCHEDULERS, key).del(key, ...this.entries.map((e) => k.schedulerHistoryKey(e.id))).exec();
+    // One DEL per key: the entry list and each history key hash to their own cluster slots.
+    await execPipeline(this.redis, (p) => {
+      p.zrem(k.ALL_SCHEDULERS, key).del(key);
+      for (const e of this.entries) p.del(k.schedulerHistoryKey(e.id));
+    });
   }
 
   /** Enqueues the entry's task and records the event. Two round trips (enqueue, history). */

@@ -1,0 +1,109 @@
+/**
+ * A private three-master Redis Cluster for the cluster suites: three redis-server processes
+ * (each started by scripts/support/redis-server.ts, so each is detached, parent-death-signalled,
+ * in its own temp dir, without persistence, and killed when this process exits), with the 16384
+ * slots split evenly, joined with CLUSTER MEET, and ready once every node reports
+ * `cluster_state:ok` and all of them agree on the slot map. No replicas: the suites test where
+ * keys live, not failover. Start-up takes well under a second.
+ */
+import { createServer } from 'node:net';
+import { Cluster, Redis } from 'ioredis';
+import { startRedisServer, type RunningRedis } from '../../scripts/support/redis-server';
+
+export interface RunningCluster {
+  /** Each master's `host:port`, in slot order (the first serves slots 0–5460). */
+  nodes: string[];
+  /** The same, comma-separated: the value of ASYNQLENS_REDIS_CLUSTER_NODES. */
+  nodesEnv: string;
+  /** A new ioredis Cluster client on these nodes (binary-safe; the caller quits it). */
+  client(): Cluster;
+  /** One plain connection per master, in slot order (the caller quits them). */
+  masters(): Redis[];
+  /** Stops every node and removes its files. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+const SLOTS = 16384;
+const READY_TIMEOUT_MS = 10_000;
+
+/** A free loopback port for a node's cluster bus (the default, port + 10000, may not exist). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const a = probe.address();
+      probe.close(() => resolve(typeof a === 'object' && a !== null ? a.port : 0));
+    });
+  });
+}
+
+/** The slot ranges of `masters` nodes: as even as 16384 divides. */
+function slotRanges(masters: number): [number, number][] {
+  return Array.from({ length: masters }, (_, i) => [Math.floor((i * SLOTS) / masters), Math.floor(((i + 1) * SLOTS) / masters) - 1]);
+}
+
+async function startNode(label: string): Promise<RunningRedis & { busPort: number }> {
+  const busPort = await freePort();
+  const server = await startRedisServer({
+    label,
+    args: ['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-node-timeout', '5000', '--appendonly', 'no', '--save', ''],
+  });
+  return Object.assign(server, { busPort });
+}
+
+/** One line per slot range: `start-end owner:port`, sorted, for comparing nodes' views. */
+async function slotMap(conn: Redis): Promise<string> {
+  const rows = (await conn.call('CLUSTER', 'SLOTS')) as [number, number, [string, number, string]][];
+  return rows.map(([from, to, [host, port]]) => `${from}-${to} ${host}:${port}`).sort().join('\n');
+}
+
+async function waitForAgreement(conns: Redis[]): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let last = '';
+  while (Date.now() < deadline) {
+    const states = await Promise.all(conns.map((c) => c.call('CLUSTER', 'INFO') as Promise<string>));
+    const maps = await Promise.all(conns.map(slotMap));
+    const ok = states.every((s) => s.includes('cluster_state:ok'));
+    if (ok && maps.every((m) => m === maps[0]) && (maps[0] ?? '').split('\n').length === conns.length) return;
+    last = `states: ${states.map((s) => /cluster_state:(\w+)/.exec(s)?.[1]).join(',')}; maps: ${JSON.stringify(maps)}`;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`Redis Cluster did not converge within ${READY_TIMEOUT_MS / 1000} s (${last})`);
+}
+
+/** Starts the cluster; see the module comment. */
+export async function startRedisCluster(opts: { masters?: number; label?: string } = {}): Promise<RunningCluster> {
+  const masters = opts.masters ?? 3;
+  const label = opts.label ?? 'cluster';
+  const servers = await Promise.all(Array.from({ length: masters }, (_, i) => startNode(`${label}-${i}`)));
+  const stop = async () => void (await Promise.all(servers.map((s) => s.stop())));
+  const conns = servers.map((s) => new Redis(s.port, s.host, { maxRetriesPerRequest: 1, lazyConnect: false }));
+  try {
+    const ranges = slotRanges(masters);
+    await Promise.all(conns.map((c, i) => c.call('CLUSTER', 'ADDSLOTSRANGE', String(ranges[i]![0]), String(ranges[i]![1]))));
+    for (const s of servers.slice(1)) {
+      // The bus port must be named: without it MEET assumes port + 10000.
+      await conns[0]!.call('CLUSTER', 'MEET', s.host, String(s.port), String(s.busPort));
+    }
+    await waitForAgreement(conns);
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    await Promise.all(conns.map((c) => c.quit().catch(() => undefined)));
+  }
+  const nodes = servers.map((s) => `${s.host}:${s.port}`);
+  let stopping: Promise<void> | undefined;
+  return {
+    nodes,
+    nodesEnv: nodes.join(','),
+    client: () =>
+      new Cluster(
+        servers.map((s) => ({ host: s.host, port: s.port })),
+        { redisOptions: { maxRetriesPerRequest: 1 } },
+      ),
+    masters: () => servers.map((s) => new Redis(s.port, s.host, { maxRetriesPerRequest: 1 })),
+    stop: () => (stopping ??= stop()),
+  };
+}
