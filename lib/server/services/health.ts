@@ -1,5 +1,6 @@
 import 'server-only';
 import type { HealthProbeDto, LivenessDto } from '@/lib/contract/health';
+import { connectNow } from '@/lib/asynq/redis';
 import pkg from '@/package.json' with { type: 'json' };
 import { HttpError } from '../errors';
 import { env, redisAddress } from '../env';
@@ -30,7 +31,8 @@ let inFlight: Promise<HealthProbeDto> | undefined;
 /**
  * Readiness: one round trip (INFO server — O(1), no keys touched, and it carries the version),
  * answered within PROBE_TIMEOUT_MS or a 503 `redis_unavailable` naming the address.
- * Concurrent probes share the one in flight; each new probe after it reads Redis afresh.
+ * Concurrent probes share the one in flight; each new probe after it reads Redis afresh (no
+ * shared snapshot: a probe reports now, not a second ago).
  */
 export function getHealth(): Promise<HealthProbeDto> {
   inFlight ??= probe().finally(() => (inFlight = undefined));
@@ -43,7 +45,10 @@ async function probe(): Promise<HealthProbeDto> {
   const started = performance.now();
   let info: string;
   try {
-    info = await withTimeout(getRedis().info('server'), PROBE_TIMEOUT_MS);
+    const redis = getRedis();
+    // A connection between attempts reconnects now rather than after its backoff; the deadline
+    // covers that wait too.
+    info = await withTimeout(connectNow(redis).then(() => redis.info('server')), PROBE_TIMEOUT_MS);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     const reason = err instanceof ProbeTimeout ? 'stalled' : 'unreachable';

@@ -1,11 +1,11 @@
-import { route } from '@/lib/server/http';
 import { getLiveness, noStore } from '@/lib/server/services/health';
 
 export const dynamic = 'force-dynamic';
 
-const liveness = route({}, () => Promise.resolve(getLiveness()));
-
-/** Liveness: 200 whenever the process answers; never touches Redis. */
-export async function GET(...args: Parameters<typeof liveness>): Promise<Response> {
-  return noStore(await liveness(...args));
+/**
+ * Liveness: 200 whenever the process answers. Not wrapped in route(), whose connection gate
+ * would touch Redis: a Redis outage must never get the console restarted.
+ */
+export function GET(): Response {
+  return noStore(Response.json(getLiveness()));
 }
