@@ -31,6 +31,6 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
 }
 
 /** Prints a measured number so the run's output documents it (the assertions bound it). */
-export function report(what: string, ms: number): void {
-  console.log(`[faults] ${what}: ${ms} ms`);
+export function report(what: string, ms?: number): void {
+  console.log(`[faults] ${what}${ms === undefined ? '' : `: ${ms} ms`}`);
 }
