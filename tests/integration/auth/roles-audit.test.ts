@@ -1,0 +1,167 @@
+/**
+ * Roles and the audit log, over every mutation route the app has (listed from app/api, so a new
+ * route cannot be forgotten): a viewer gets 403 forbidden_role and changes nothing; an operator
+ * acts and the audit log names who, what and how many.
+ */
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditPageSchema } from '@/lib/contract/audit';
+import { newTaskMessage } from '@/lib/asynq/testutil/factories';
+import { seedPending } from '@/lib/asynq/testutil/seed';
+import { AUDITED_ROUTES } from '@/lib/server/audit-actions';
+import { callRoute, type Handler } from '../../support/call-route';
+import { snapshot } from '../../support/redis-snapshot';
+import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { SECRET, WRITE_METHODS, apiRoutes, asHandler, fill, sessionCookie, usersEnv, type RouteFile } from './support';
+
+const DB = 91;
+let redis: Redis;
+let routes: RouteFile[];
+const json = { 'content-type': 'application/json' };
+const viewer = sessionCookie('victor', 'viewer');
+const operator = sessionCookie('alice', 'operator');
+
+/**
+ * Write-method routes that only read, each for a stated reason; every other one is a mutation.
+ * Adding a route here is a decision a reviewer sees.
+ */
+const READS_BY_WRITE_METHOD: Record<string, string> = {
+  'POST /api/queues/[qname]/enqueue-check': 'a read with a large body (the payload)',
+  'POST /api/routing/explain': 'a read with a large body (the patterns)',
+  'DELETE /api/queues/[qname]/duplicates': 'cancels an in-memory scan; Redis is not changed',
+  'POST /api/auth/login': 'sign-in',
+  'POST /api/auth/logout': 'sign-out',
+};
+
+function writeRoutes(): { key: string; handler: Handler; method: string; pattern: string }[] {
+  return routes.flatMap((r) =>
+    WRITE_METHODS.filter((m) => typeof r.module[m] === 'function').map((m) => ({ key: `${m} ${r.pattern}`, handler: asHandler(r.module[m]), method: m, pattern: r.pattern })),
+  );
+}
+
+beforeAll(async () => {
+  process.env.REDIS_URL = testRedisUrl(DB);
+  process.env.ASYNQLENS_AUTH = 'login';
+  process.env.ASYNQLENS_SESSION_SECRET = SECRET;
+  process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator'], ['victor', 'viewer']]);
+  redis = await openTestRedis(DB);
+  routes = await apiRoutes();
+});
+beforeEach(async () => {
+  await redis.flushdb();
+});
+afterAll(async () => {
+  await redis.quit();
+});
+
+describe('mutation routes', () => {
+  it('are all known: each is a listed read or has an audit name', () => {
+    const mutations = writeRoutes().map((r) => r.key).filter((k) => !(k in READS_BY_WRITE_METHOD));
+    expect(mutations.length).toBeGreaterThanOrEqual(13);
+    expect(mutations.filter((k) => !AUDITED_ROUTES.includes(k))).toEqual([]);
+    expect(AUDITED_ROUTES.filter((k) => !mutations.includes(k))).toEqual([]);
+  });
+
+  it('refuse a viewer with 403 forbidden_role, change nothing, and record the refusal', async () => {
+    await redis.sadd('asynq:queues', 'q');
+    await seedPending(redis, newTaskMessage({ type: 't', queue: 'q' }));
+    const before = await snapshot(redis);
+    const mutations = writeRoutes().filter((r) => !(r.key in READS_BY_WRITE_METHOD));
+    for (const r of mutations) {
+      const { path, params } = fill(r.pattern);
+      const res = await callRoute(r.handler, path, params, { method: r.method, headers: { ...json, cookie: viewer }, body: r.method === 'DELETE' ? undefined : '{}' });
+      expect(res.status, r.key).toBe(403);
+      expect(res.body.error.code, r.key).toBe('forbidden_role');
+      expect(res.body.error.message, r.key).toContain('viewer');
+    }
+    const audit = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s));
+    expect(audit).toHaveLength(mutations.length);
+    for (const rec of audit) expect(rec).toMatchObject({ user: 'victor', role: 'viewer', status: 403, code: 'forbidden_role', count: 0 });
+    await redis.del('asynqlens:audit');
+    expect(await snapshot(redis)).toEqual(before);
+  });
+
+  it('refuse requests without a session with 401 and record nothing', async () => {
+    for (const r of writeRoutes().filter((w) => !(w.key in READS_BY_WRITE_METHOD))) {
+      const { path, params } = fill(r.pattern);
+      const res = await callRoute(r.handler, path, params, { method: r.method, headers: json, body: r.method === 'DELETE' ? undefined : '{}' });
+      expect(res.status, r.key).toBe(401);
+    }
+    expect(await redis.exists('asynqlens:audit')).toBe(0);
+  });
+});
+
+describe('an operator', () => {
+  it('archives all pending tasks; the audit record names user, action, target and count', async () => {
+    const bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST as Handler;
+    for (let i = 0; i < 3; i++) await seedPending(redis, newTaskMessage({ type: 't', queue: 'q' }));
+    const res = await callRoute(bulk, '/api/queues/q/bulk', { qname: 'q' }, { method: 'POST', headers: { ...json, cookie: operator }, body: JSON.stringify({ action: 'archive', state: 'pending' }) });
+    expect(res.status).toBe(200);
+    expect(res.body.succeeded).toBe(3);
+    const [rec] = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s));
+    expect(rec).toMatchObject({
+      user: 'alice',
+      role: 'operator',
+      action: 'archive-all',
+      method: 'POST',
+      path: '/api/queues/q/bulk',
+      target: { queue: 'q', state: 'pending' },
+      count: 3,
+      status: 200,
+      code: null,
+    });
+    expect(Date.parse(rec.at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('streams a bulk delete; the record is written when the stream ends, with the final count', async () => {
+    const bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST as Handler;
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const m = newTaskMessage({ type: 't', queue: 'q' });
+      ids.push(m.id);
+      await seedPending(redis, m);
+    }
+    const req = new Request('http://localhost/api/queues/q/bulk', {
+      method: 'POST',
+      headers: { ...json, cookie: operator, accept: 'application/x-ndjson' },
+      body: JSON.stringify({ action: 'delete', state: 'pending', ids: ids.slice(0, 2) }),
+    });
+    const res = await bulk(req, { params: Promise.resolve({ qname: 'q' }) });
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(await redis.exists('asynqlens:audit')).toBe(0);
+    expect(await res.text()).toContain('"result"');
+    const [rec] = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s));
+    expect(rec).toMatchObject({ action: 'delete-selected', count: 2, code: null, target: { queue: 'q', state: 'pending', requested: 2 } });
+  });
+
+  it('records a failed mutation with its error code and count 0', async () => {
+    const action = (await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST as Handler;
+    await redis.sadd('asynq:queues', 'q');
+    const res = await callRoute(action, '/api/queues/q/tasks/nope/run', { qname: 'q', taskId: 'nope', action: 'run' }, { method: 'POST', headers: { ...json, cookie: operator }, body: '{}' });
+    expect(res.status).toBe(404);
+    const [rec] = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s));
+    expect(rec).toMatchObject({ action: 'run-task', target: { queue: 'q', taskId: 'nope' }, count: 0, status: 404, code: res.body.error.code });
+  });
+
+  it('keeps the log capped at ASYNQLENS_AUDIT_MAX; GET /api/audit pages it newest first for any signed-in user', async () => {
+    process.env.ASYNQLENS_AUDIT_MAX = '3';
+    const pause = (await import('@/app/api/queues/[qname]/pause/route')).POST as Handler;
+    const list = (await import('@/app/api/audit/route')).GET as Handler;
+    await redis.sadd('asynq:queues', ...['a', 'b', 'c', 'd']);
+    try {
+      for (const q of ['a', 'b', 'c', 'd']) {
+        expect((await callRoute(pause, `/api/queues/${q}/pause`, { qname: q }, { method: 'POST', headers: { ...json, cookie: operator }, body: '{}' })).status).toBe(200);
+      }
+    } finally {
+      delete process.env.ASYNQLENS_AUDIT_MAX;
+    }
+    expect(await redis.llen('asynqlens:audit')).toBe(3);
+    const page = await callRoute(list, '/api/audit?page=1&size=2', {}, { headers: { cookie: viewer } });
+    expect(page.status).toBe(200);
+    const dto = auditPageSchema.parse(page.body);
+    expect(dto.total).toBe(3);
+    expect(dto.records.map((r) => r.target.queue)).toEqual(['d', 'c']);
+    expect(dto.records[0]).toMatchObject({ action: 'pause-queue', count: 1 });
+    expect((await callRoute(list, '/api/audit')).status).toBe(401);
+  });
+});
