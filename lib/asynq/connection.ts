@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
-import { createRedis } from './redis';
+import { baseRedisOptions, createRedis } from './redis';
 
 export interface HostPort {
   host: string;
@@ -131,15 +131,22 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
           ...(target.sentinelUsername ? { sentinelUsername: target.sentinelUsername } : {}),
           ...(target.sentinelPassword ? { sentinelPassword: target.sentinelPassword } : {}),
           ...(tls ? { tls, enableTLSForSentinelMode: true, sentinelTLS: tls } : {}),
-          // A failover closes the old master's connections; reconnect to the new one at once.
           sentinelRetryStrategy: (times: number) => Math.min(times * 200, 2000),
+          // Listen for the sentinels' +switch-master and reconnect to the promoted replica at
+          // once: until the old master is demoted it still accepts writes, which the failover
+          // then discards. Cost: one extra subscribed connection per sentinel.
+          failoverDetector: true,
+          // A master demoted under us answers READONLY: reconnect (through the sentinels) so
+          // the next request reaches the new master. The refused command did not run, and is
+          // not resent: the request reports the error.
+          reconnectOnError: (err: Error) => (err.message.startsWith('READONLY') ? 1 : false),
         },
       });
     case 'cluster': {
       const { db, ...auth } = credentials(url);
       if (db) throw new Error(`REDIS_URL: Redis Cluster has only database 0, got /${db}`);
-      // The per-node options come from the same factory as a plain connection.
-      const nodeOptions = { ...createRedis({ url: target.url, ...base }).options };
+      // The per-node options are a plain connection's: no resend after a reconnect, same timeouts.
+      const nodeOptions = baseRedisOptions(base);
       const options: ClusterOptions = {
         lazyConnect: true,
         // Reads go to masters: replicas may lag, and the dashboard shows what workers will see.
@@ -162,6 +169,6 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
 
 /** The settings of a plain connection that make sense for every cluster node. */
 function pickNodeOptions(o: RedisOptions): RedisOptions {
-  const { host: _h, port: _p, path: _path, db: _db, username: _u, password: _pw, lazyConnect: _l, ...rest } = o;
+  const { lazyConnect: _l, ...rest } = o;
   return rest;
 }

@@ -16,6 +16,14 @@ export function getRedis(): Redis {
     const client = connect(redisTarget(), { commandTimeoutMs: env().ASYNQLENS_COMMAND_TIMEOUT_MS, connectionName: 'asynqlens' });
     // Errors surface per request as 503s; without a listener ioredis would log each retry.
     client.on('error', () => {});
+    // ioredis gives up for good in a few corners (a Sentinel failover announced while the
+    // client is between reconnect attempts ends it for good). A client that has ended is
+    // replaced on the next request, so the console always recovers by itself.
+    client.once('end', () => {
+      if (g.asynqlensRedis !== (client as Redis)) return;
+      g.asynqlensRedis = undefined;
+      g.asynqlensInspector = undefined;
+    });
     // The core accepts a Cluster client wherever it takes a Redis one: every call it makes keeps
     // one queue's keys (one hash slot) per script, pipeline and transaction.
     g.asynqlensRedis = client as Redis;
