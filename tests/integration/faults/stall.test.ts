@@ -62,9 +62,6 @@ async function expectStallHandled(name: string, startedAt: number, stallMs: numb
   expect(burst.all.map((x) => x.status)).toEqual(Array(10).fill(503));
   expect(burst.all[0]?.body.error.message).toMatch(/is stalled: not answering within 1000 ms \(for \d+ s\)/);
   expect(burst.ms).toBeLessThan(100);
-  const health = await timed(() => get(r.health.GET));
-  expect(health.status).toBe(503);
-  expect(health.ms).toBeLessThan(50);
 
   // Recovery: no restart, no reconnect; the first request once the probe answered succeeds.
   await waitFor('the stall to end', () => Date.now() >= startedAt + stallMs, stallMs + 1000, 10);
