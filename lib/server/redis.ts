@@ -9,13 +9,16 @@ import { redisTarget } from './redis-target';
  * One Redis client per process (a Cluster client on a cluster). Cached on globalThis so that
  * hot reloads in development reuse it instead of leaking a connection per edit.
  */
-const g = globalThis as unknown as { asynqlensRedis?: Redis; asynqlensInspector?: Inspector };
+const g = globalThis as unknown as { asynqlensRedis?: Redis; asynqlensInspector?: Inspector; asynqlensLastError?: string };
 
 export function getRedis(): Redis {
   if (!g.asynqlensRedis) {
     const client = connect(redisTarget(), { commandTimeoutMs: env().ASYNQLENS_COMMAND_TIMEOUT_MS, connectionName: 'asynqlens' });
     // Errors surface per request as 503s; without a listener ioredis would log each retry.
-    client.on('error', () => {});
+    // The latest one is kept: a request only sees "Connection is closed", while the reason
+    // (a refused password, an untrusted certificate) arrived on the connection.
+    client.on('error', (err: Error) => (g.asynqlensLastError = err.message));
+    client.on('ready', () => (g.asynqlensLastError = undefined));
     // ioredis gives up for good in a few corners (a Sentinel failover announced while the
     // client is between reconnect attempts ends it for good). A client that has ended is
     // replaced on the next request, so the console always recovers by itself.
@@ -39,4 +42,9 @@ export function redisMode(): 'standalone' | 'sentinel' | 'cluster' {
 export function getInspector(): Inspector {
   g.asynqlensInspector ??= createInspector(getRedis());
   return g.asynqlensInspector;
+}
+
+/** Why the last connection attempt failed, while it has not connected since (else undefined). */
+export function lastConnectionError(): string | undefined {
+  return g.asynqlensLastError;
 }
