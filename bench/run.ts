@@ -16,12 +16,13 @@ import type { BenchCase, BenchOptions } from './bench-case';
 import { bulkCase } from './bulk-case';
 import { diagnosticsCase } from './diagnostics-case';
 import { describeAndPin } from './machine';
+import { metricsCase } from './metrics-case';
 import { readsCase } from './reads-case';
 import { searchCase } from './search-case';
 import { fileHeader } from './report';
 import { uiCase } from './ui-case';
 
-const CASES: BenchCase[] = [readsCase, bulkCase, diagnosticsCase, searchCase, uiCase];
+const CASES: BenchCase[] = [readsCase, bulkCase, diagnosticsCase, searchCase, uiCase, metricsCase];
 const RESULTS = new URL('./results.md', import.meta.url);
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
