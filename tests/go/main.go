@@ -13,6 +13,7 @@
 //	dump-redis   print every key of the db (type, ttl presence, base64 value)
 //	enqueue-race enqueue the same task from N goroutines at one instant
 //	process      run a real asynq.Server for S seconds, one JSON line per task
+//	cluster-*    seed, dump and process over a Redis Cluster (--nodes; see cluster.go)
 //
 // stdout carries only the machine-readable output; all logs go to stderr.
 package main
@@ -62,6 +63,12 @@ func main() {
 		err = runTriageServe(args)
 	case "routing-match":
 		err = runRoutingMatch(args)
+	case "cluster-seed":
+		err = runClusterSeed(args)
+	case "cluster-dump":
+		err = runClusterDump(args)
+	case "cluster-process":
+		err = runClusterProcess(args)
 	default:
 		usage()
 		os.Exit(2)

@@ -1,0 +1,103 @@
+/**
+ * asynq v0.26.0 and asynqlens on the same 3-master Redis Cluster (asynq.RedisClusterClientOpt
+ * on the Go side, ASYNQLENS_REDIS_CLUSTER_NODES on ours), with one queue on each master:
+ * what a Go client enqueues reads through our routes exactly as Go's Inspector reads it, and
+ * what our API enqueues is processed by a Go server, with the outcomes visible through our routes.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callRoute, type Handler } from '../support/call-route';
+import { queuesPerMaster, send, startClusterApp, type ClusterApp } from '../integration/cluster/cluster-app';
+import { goAvailability, privateInteropBinary, requireGoFor, type GoDump, type GoTask } from './go-harness';
+
+const execFileAsync = promisify(execFile);
+const avail = goAvailability();
+requireGoFor(avail, 'Redis Cluster interop', '.');
+
+type Mod = Partial<Record<'GET' | 'POST', Handler>>;
+
+describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Redis Cluster', () => {
+  let app: ClusterApp;
+  let bin: string;
+  let queues: string[];
+  let seeded: Record<string, Record<string, string>>;
+  const r: Record<string, Mod> = {};
+
+  const go = async (cmd: string, extra: string[] = []) => {
+    const { stdout } = await execFileAsync(bin, [cmd, '--nodes', app.cluster.nodesEnv, '--queues', queues.join(','), ...extra], { timeout: 60_000, maxBuffer: 64 << 20 });
+    return stdout;
+  };
+  const goDump = async () => JSON.parse(await go('cluster-dump')) as GoDump;
+
+  beforeAll(async () => {
+    [app, bin] = await Promise.all([startClusterApp('interop'), privateInteropBinary(avail, 'cluster')]);
+    queues = [...(await queuesPerMaster(app.redis, 'iq', 1)).values()].flat().sort();
+    r.queue = await import('@/app/api/queues/[qname]/route');
+    r.tasks = await import('@/app/api/queues/[qname]/tasks/route');
+    r.task = await import('@/app/api/queues/[qname]/tasks/[taskId]/route');
+    r.groups = await import('@/app/api/queues/[qname]/groups/route');
+    seeded = JSON.parse(await go('cluster-seed')) as typeof seeded;
+  }, 300_000);
+
+  afterAll(() => app?.stop());
+
+  it('reads what a Go client enqueued exactly as Go\'s Inspector does, on every master', async () => {
+    const dump = await goDump();
+    expect(dump.queues).toEqual(queues);
+    for (const q of queues) {
+      const info = dump.queueInfo[q]!;
+      expect([info.pending, info.scheduled, info.aggregating]).toEqual([2, 2, 1]);
+      const ours = (await callRoute(r.queue!.GET!, '/', { qname: q })).body;
+      expect({ q, ...ours }).toMatchObject({
+        q, size: info.size, pending: info.pending, active: info.active, scheduled: info.scheduled, retry: info.retry,
+        archived: info.archived, completed: info.completed, aggregating: info.aggregating, groups: info.groups,
+      });
+      for (const state of ['pending', 'scheduled'] as const) {
+        const list = (await callRoute(r.tasks!.GET!, `/?state=${state}`, { qname: q })).body;
+        expect([q, state, list.tasks.map((t: { id: string }) => t.id)]).toEqual([q, state, dump.tasks[q]![state].map((t: GoTask) => t.id)]);
+      }
+      const grouped = (await callRoute(r.tasks!.GET!, '/?state=aggregating&group=g1', { qname: q })).body;
+      expect(grouped.tasks.map((t: { id: string }) => t.id)).toEqual(dump.tasks[q]!.aggregating.g1!.map((t) => t.id));
+      expect((await callRoute(r.groups!.GET!, '/', { qname: q })).body.groups).toEqual(dump.groups[q]!.map((g) => ({ group: g.group, size: g.size })));
+      for (const [label, id] of Object.entries(seeded[q]!)) {
+        const want = dump.taskInfo[q]![id]!;
+        const t = (await callRoute(r.task!.GET!, '/', { qname: q, taskId: id })).body;
+        expect({ label, id: t.id, type: t.type, state: t.state, payload: Buffer.from(t.payload, 'utf8').toString('base64'), maxRetry: t.maxRetry, group: t.group ?? '', headers: t.headers }).toEqual({
+          label, id: want.id, type: want.type, state: want.state, payload: want.payloadBase64, maxRetry: want.maxRetry, group: want.group, headers: want.headers,
+        });
+        if (want.nextProcessAt > 0 && want.state === 'scheduled') expect(Date.parse(t.nextProcessAt) / 1000).toBe(want.nextProcessAt);
+        if (label === 'unique') expect(t.uniqueLock).toMatchObject({ holderId: id, ownedByThisTask: true });
+      }
+    }
+  });
+
+  it('has a Go server process what our API enqueued, and shows the outcomes', async () => {
+    const ours: Record<string, { ok: string; fail: string }> = {};
+    for (const q of queues) {
+      const ok = await send(r.tasks!.POST!, 'POST', '/', { qname: q }, { type: 'result:ts', payload: `from-ts-${q}`, options: { retentionSeconds: 600 } });
+      const fail = await send(r.tasks!.POST!, 'POST', '/', { qname: q }, { type: 'fail:ts', payload: 'x', options: { maxRetry: 0 } });
+      expect([ok.status, fail.status]).toEqual([201, 201]);
+      ours[q] = { ok: ok.body.id, fail: fail.body.id };
+    }
+    const lines = (await go('cluster-process', ['--seconds', '4'])).trim().split('\n').filter(Boolean);
+    const invoked = new Set(lines.map((l) => (JSON.parse(l) as { id: string }).id));
+    for (const q of queues) {
+      for (const id of [ours[q]!.ok, ours[q]!.fail, seeded[q]!.pending!, seeded[q]!.failing!]) expect([q, id, invoked.has(id)]).toEqual([q, id, true]);
+      const done = (await callRoute(r.task!.GET!, '/', { qname: q, taskId: ours[q]!.ok })).body;
+      expect(done).toMatchObject({ state: 'completed', result: `done:from-ts-${q}`, retentionSeconds: 600 });
+      const failed = (await callRoute(r.task!.GET!, '/', { qname: q, taskId: ours[q]!.fail })).body;
+      expect(failed).toMatchObject({ state: 'archived', lastError: 'fail: fail:ts' });
+      expect((await callRoute(r.task!.GET!, '/', { qname: q, taskId: seeded[q]!.pending! })).status).toBe(404);
+    }
+    const dump = await goDump();
+    for (const q of queues) {
+      const ours2 = (await callRoute(r.queue!.GET!, '/', { qname: q })).body;
+      const info = dump.queueInfo[q]!;
+      expect({ q, ...ours2 }).toMatchObject({ q, pending: info.pending, archived: info.archived, completed: info.completed, processedTotal: info.processedTotal, failedTotal: info.failedTotal });
+      expect(info.archived).toBe(2);
+      const archived = (await callRoute(r.tasks!.GET!, '/?state=archived', { qname: q })).body;
+      expect(archived.tasks.map((t: { id: string }) => t.id)).toEqual(dump.tasks[q]!.archived.map((t) => t.id));
+    }
+  });
+});
