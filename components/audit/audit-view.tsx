@@ -39,7 +39,9 @@ export function AuditView({ result }: { result: Result }) {
         title="Audit log"
         meta={
           <>
-            <span>{total.toLocaleString('en-US')} records kept, newest first</span>
+            <span>
+              {total.toLocaleString('en-US')} {total === 1 ? 'record' : 'records'} kept, newest first
+            </span>
             {!result.enabled && <span className="text-warning">· authentication is off (ASYNQLENS_AUTH=none): nothing new is recorded</span>}
           </>
         }

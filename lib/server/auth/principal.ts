@@ -78,7 +78,8 @@ export function appPath(pathname: string): string {
   return pathname;
 }
 
-/** Paths open to everyone: the sign-in page and API, and the health probe. */
+/** Paths open to everyone: the sign-in page and API, and the health probes (/api/health, /api/health/live). */
 export function isPublicPath(path: string): boolean {
-  return path === '/login' || path === '/api/health' || path === '/api/auth' || path.startsWith('/api/auth/');
+  const under = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+  return path === '/login' || under('/api/health') || under('/api/auth');
 }

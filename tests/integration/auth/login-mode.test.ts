@@ -62,7 +62,7 @@ describe('without credentials', () => {
     const api = proxy(new NextRequest('http://localhost/api/queues'));
     expect(api.status).toBe(401);
     expect(((await api.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
-    for (const open of ['/login', '/api/auth/login', '/api/health']) {
+    for (const open of ['/login', '/api/auth/login', '/api/health', '/api/health/live']) {
       expect(proxy(new NextRequest(`http://localhost${open}`)).headers.get('x-middleware-next'), open).toBe('1');
     }
     const signedIn = proxy(new NextRequest('http://localhost/', { headers: { cookie: sessionCookie('alice', 'operator') } }));

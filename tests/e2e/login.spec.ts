@@ -1,0 +1,94 @@
+/**
+ * Sign-in on a second server with ASYNQLENS_AUTH=login: a wrong then the right password, the
+ * landing on the page that asked for it, the signed-in user in the sidebar; a viewer sees no
+ * mutation controls and the API refuses its mutation with 403 forbidden_role; an operator
+ * pauses a queue and finds it on /audit; Sign out returns to /login.
+ */
+import assert from 'node:assert/strict';
+import * as k from '../../lib/asynq/keys';
+import { hashPassword } from '../../lib/server/auth/scrypt-hash';
+import { paths } from '../../lib/paths';
+import { eventually, type Spec } from './support/harness';
+
+export const phase = 'write';
+
+const QUEUE = 'auth-e2e';
+const PASSWORD = 'e2e password 4711';
+
+const specs: Spec[] = [
+  {
+    name: 'login: wrong then right password, next page, viewer refused, operator audited, sign out',
+    run: async ({ newPage, startApp, redis, screenshot }) => {
+      await redis.sadd(k.ALL_QUEUES, QUEUE);
+      await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit');
+      const [op, viewer] = await Promise.all([hashPassword(PASSWORD), hashPassword(PASSWORD)]);
+      // No ASYNQLENS_SESSION_SECRET: the per-process secret must be the same in proxy.ts and the routes.
+      const app = await startApp({ ASYNQLENS_AUTH: 'login', ASYNQLENS_USERS: `olga:operator:${op},vic:viewer:${viewer}` });
+      try {
+        const tp = await newPage({ baseUrl: app.url, width: 1280, height: 800 });
+        const { page } = tp;
+        await page.goto(paths.queue(QUEUE));
+        await page.waitForURL((u) => u.pathname === '/login');
+        assert.equal(new URL(page.url()).searchParams.get('next'), paths.queue(QUEUE));
+        await page.getByLabel('User name').fill('olga');
+        await page.getByLabel('Password').fill('not the password');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('alert').getByText('wrong user name or password').waitFor();
+        await screenshot(page, 'login');
+        await page.getByLabel('Password').fill(PASSWORD);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.waitForURL((u) => u.pathname === paths.queue(QUEUE));
+        const account = page.getByTestId('account');
+        await account.getByText('olga').waitFor();
+        await account.getByText('operator').waitFor();
+
+        await page.getByRole('button', { name: 'Pause' }).click();
+        await eventually('queue paused in Redis', async () => (await redis.exists(k.pausedKey(QUEUE))) === 1);
+        await page.getByRole('link', { name: 'Audit log' }).click();
+        const table = page.getByRole('table', { name: 'Audit log' });
+        const row = table.locator('tbody tr').filter({ hasText: 'pause-queue' }).first();
+        await row.getByText('olga').waitFor();
+        await row.getByText(`queue=${QUEUE}`).waitFor();
+        await row.getByText('done').waitFor();
+        await screenshot(page, 'audit');
+
+        await account.getByRole('button', { name: 'Sign out' }).click();
+        await page.waitForURL((u) => u.pathname === '/login');
+        await page.goto('/audit');
+        await page.waitForURL((u) => u.pathname === '/login');
+
+        const vp = await newPage({ baseUrl: app.url });
+        await vp.page.goto(`/login?next=${encodeURIComponent(paths.queue(QUEUE))}`);
+        await vp.page.getByLabel('User name').fill('vic');
+        await vp.page.getByLabel('Password').fill(PASSWORD);
+        await vp.page.getByRole('button', { name: 'Sign in' }).click();
+        await vp.page.waitForURL((u) => u.pathname === paths.queue(QUEUE));
+        await vp.page.getByTestId('account').getByText('viewer').waitFor();
+        await vp.page.getByRole('heading', { name: QUEUE }).waitFor();
+        assert.equal(await vp.page.getByRole('button', { name: 'Resume' }).count(), 0, 'a viewer is offered no Resume');
+        const refused = await vp.page.evaluate(async (q) => {
+          const res = await fetch(`/api/queues/${encodeURIComponent(q)}/resume`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+          return { status: res.status, body: (await res.json()) as { error: { code: string; message: string } } };
+        }, QUEUE);
+        assert.equal(refused.status, 403);
+        assert.equal(refused.body.error.code, 'forbidden_role');
+        assert.equal(await redis.exists(k.pausedKey(QUEUE)), 1, 'still paused');
+        const records = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s) as { user: string; action: string; code: string | null; count: number });
+        assert.deepEqual(
+          records.map((r) => [r.user, r.action, r.code, r.count]),
+          [
+            ['vic', 'resume-queue', 'forbidden_role', 0],
+            ['olga', 'pause-queue', null, 1],
+          ],
+        );
+        assert.deepEqual([...tp.errors, ...vp.errors], []);
+      } finally {
+        await app.stop();
+        await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit');
+        await redis.srem(k.ALL_QUEUES, QUEUE);
+      }
+    },
+  },
+];
+
+export default specs;
