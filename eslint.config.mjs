@@ -38,6 +38,7 @@ const restrict = (...groups) => ['error', { patterns: groups }];
 export default defineConfig([
   globalIgnores([
     '.next/',
+    '.next-*/',
     'out/',
     '**/gen/',
     '**/*.gen.ts',

@@ -5,10 +5,6 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { configurationProblem } = await import('@/lib/server/startup-check');
-  const problem = configurationProblem();
-  if (problem) {
-    console.error(`asynqlens: configuration error: ${problem}`);
-    process.exit(1);
-  }
+  const { exitOnConfigurationProblem } = await import('@/lib/server/startup-check');
+  exitOnConfigurationProblem();
 }

@@ -5,7 +5,7 @@
  * variable (a flag wins). Plain Node, no dependencies: it also ships inside the standalone
  * folder (`node bin/asynqlens.mjs` there needs nothing installed).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -64,21 +64,31 @@ function fail(message) {
   process.exit(2);
 }
 
-/** The standalone server: next to this file when shipped inside it, or in the checkout's build. */
+/**
+ * The standalone server: next to this file when shipped inside it, or in the checkout's build.
+ * Returns its folder and the name of its build folder inside (`.next` unless built elsewhere).
+ */
 function findServer() {
-  for (const dir of [resolve(here, '..'), resolve(here, '..', '.next', 'standalone')]) {
-    if (existsSync(join(dir, 'server.js')) && existsSync(join(dir, '.next', 'required-server-files.json'))) return dir;
+  const builds = [resolve(here, '..'), resolve(here, '..', process.env.ASYNQLENS_DIST_DIR || '.next', 'standalone')];
+  for (const dir of builds) {
+    if (!existsSync(join(dir, 'server.js'))) continue;
+    const distDir = readdirSync(dir).find((name) => name.startsWith('.next') && existsSync(join(dir, name, 'required-server-files.json')));
+    if (distDir) return { dir, distDir };
   }
   return fail('no build found: run `npm run build` first (it writes .next/standalone)');
 }
 
-/** The scrypt hash format the server verifies: scrypt$N$r$p$salt$hash (base64). */
+/**
+ * The hash the server verifies (lib/server/auth/scrypt-hash.ts, the same parameters: N=2^15,
+ * r=8, p=1, 16-byte salt, 32-byte key, NFC-normalised password):
+ * scrypt$N$r$p$salt$hash in base64. tests/unit/launcher-hash.test.ts checks the two agree.
+ */
 function hashPassword(password) {
-  const N = 16384;
+  const N = 2 ** 15;
   const r = 8;
   const p = 1;
   const salt = randomBytes(16);
-  const hash = scryptSync(password, salt, 32, { N, r, p });
+  const hash = scryptSync(password.normalize('NFC'), salt, 32, { N, r, p, maxmem: 256 * N * r });
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
@@ -110,7 +120,7 @@ if (values.help) {
   process.exit(0);
 }
 
-const serverDir = findServer();
+const { dir: serverDir, distDir } = findServer();
 if (values.version) {
   const pkg = [join(serverDir, 'package.json'), join(here, '..', 'package.json')].find(existsSync);
   process.stdout.write(`${pkg ? JSON.parse(readFileSync(pkg, 'utf8')).version : 'unknown'}\n`);
@@ -134,7 +144,7 @@ if (auth === 'none' && !/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) {
 }
 
 // The base path is part of the build (links and asset URLs); a different one cannot be served.
-const built = JSON.parse(readFileSync(join(serverDir, '.next', 'required-server-files.json'), 'utf8')).config?.basePath ?? '';
+const built = JSON.parse(readFileSync(join(serverDir, distDir, 'required-server-files.json'), 'utf8')).config?.basePath ?? '';
 const wanted = (process.env.ASYNQLENS_BASE_PATH ?? built).replace(/\/+$/, '');
 if (wanted !== built) {
   fail(`--base-path / ASYNQLENS_BASE_PATH: this build serves under "${built || '/'}"; rebuild with ASYNQLENS_BASE_PATH=${wanted} npm run build`);

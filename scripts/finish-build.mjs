@@ -8,12 +8,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, '.next', 'standalone');
+const distDir = process.env.ASYNQLENS_DIST_DIR || '.next';
+const out = join(root, distDir, 'standalone');
 if (!existsSync(join(out, 'server.js'))) {
-  console.error('finish-build: .next/standalone/server.js is missing (is `output: "standalone"` set in next.config.mjs?)');
+  console.error(`finish-build: ${distDir}/standalone/server.js is missing (is output: 'standalone' set in next.config.mjs?)`);
   process.exit(1);
 }
-cpSync(join(root, '.next', 'static'), join(out, '.next', 'static'), { recursive: true });
+cpSync(join(root, distDir, 'static'), join(out, distDir, 'static'), { recursive: true });
 if (existsSync(join(root, 'public'))) cpSync(join(root, 'public'), join(out, 'public'), { recursive: true });
 mkdirSync(join(out, 'bin'), { recursive: true });
 cpSync(join(root, 'bin', 'asynqlens.mjs'), join(out, 'bin', 'asynqlens.mjs'));
@@ -24,4 +25,4 @@ function size(path) {
   return readdirSync(path).reduce((sum, name) => sum + size(join(path, name)), 0);
 }
 const mb = (size(out) / 1024 / 1024).toFixed(1);
-console.log(`standalone build: .next/standalone (${mb} MB) — run it with \`node .next/standalone/bin/asynqlens.mjs --help\``);
+console.log(`standalone build: ${distDir}/standalone (${mb} MB) — run it with \`node ${distDir}/standalone/bin/asynqlens.mjs --help\``);

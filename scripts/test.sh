@@ -54,6 +54,8 @@ step "lint" "$bin/eslint" .
 step "vitest" "$bin/vitest" run
 if [[ -d tests/e2e ]] && [[ -n "$(find tests/e2e -name '*.spec.ts' -print -quit)" ]]; then
   step "build" npm run build
+  # The same console built to serve under /asynq, beside the first build (tests/e2e/launcher.spec.ts).
+  step "build under a base path" env ASYNQLENS_BASE_PATH=/asynq ASYNQLENS_DIST_DIR=.next-asynq npm run build
 fi
 if [[ -f tests/e2e/run.ts ]]; then
   step "e2e" "$bin/tsx" tests/e2e/run.ts

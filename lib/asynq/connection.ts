@@ -86,9 +86,9 @@ function tlsOptions(url: URL, tls: TlsSettings | undefined): TlsOptions | undefi
   const wanted = url.protocol === 'rediss:' || (tls !== undefined && Object.values(tls).some((v) => v !== undefined && v !== false));
   if (!wanted) return undefined;
   return {
-    ...(tls?.caFile ? { ca: readFileSync(tls.caFile) } : {}),
-    ...(tls?.certFile ? { cert: readFileSync(tls.certFile) } : {}),
-    ...(tls?.keyFile ? { key: readFileSync(tls.keyFile) } : {}),
+    ...(tls?.caFile ? { ca: readFileSync(/*turbopackIgnore: true*/ tls.caFile) } : {}),
+    ...(tls?.certFile ? { cert: readFileSync(/*turbopackIgnore: true*/ tls.certFile) } : {}),
+    ...(tls?.keyFile ? { key: readFileSync(/*turbopackIgnore: true*/ tls.keyFile) } : {}),
     ...(tls?.serverName ? { servername: tls.serverName } : {}),
     ...(tls?.insecure ? { rejectUnauthorized: false } : {}),
   };

@@ -1,4 +1,5 @@
 import 'server-only';
+import { describeAuthProblem } from './auth/problem';
 import { env } from './env';
 import { redisTarget } from './redis-target';
 
@@ -10,5 +11,13 @@ export function configurationProblem(): string | null {
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
-  return null;
+  return describeAuthProblem();
+}
+
+/** Stops the process with one line naming the problem (the server must not serve half-configured). */
+export function exitOnConfigurationProblem(): void {
+  const problem = configurationProblem();
+  if (problem === null) return;
+  console.error(`asynqlens: configuration error: ${problem}`);
+  process.exit(1);
 }

@@ -65,7 +65,7 @@ function loadUsers(): ReadonlyMap<string, ConfiguredUser> {
   if (file) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readFileSync(/*turbopackIgnore: true*/ file, 'utf8');
     } catch (err) {
       throw new AuthConfigError(`ASYNQLENS_USERS_FILE: cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -27,8 +27,11 @@ export interface AppServer {
 }
 
 export async function startApp(redisUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
-  if (!existsSync(join(root, '.next', 'standalone', 'bin', 'asynqlens.mjs'))) {
-    throw new Error('No standalone build in .next/standalone: run `npm run build` first (scripts/test.sh does).');
+  // A spec may run another build (ASYNQLENS_DIST_DIR) under a base path (ASYNQLENS_BASE_PATH).
+  const distDir = env.ASYNQLENS_DIST_DIR ?? '.next';
+  const basePath = env.ASYNQLENS_BASE_PATH ?? '';
+  if (!existsSync(join(root, distDir, 'standalone', 'bin', 'asynqlens.mjs'))) {
+    throw new Error(`No standalone build in ${distDir}/standalone: run \`npm run build\` first (scripts/test.sh does).`);
   }
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'asynqlens.mjs'), '--host', '127.0.0.1', '--port', String(port)], {
@@ -44,7 +47,7 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`asynqlens exited with ${child.exitCode}:\n${log}`);
-    const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${basePath}/api/health`).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`asynqlens did not answer within 30 s:\n${log}`);
     await new Promise((r) => setTimeout(r, 200));
