@@ -2,6 +2,7 @@ import 'server-only';
 import { ZodError } from 'zod';
 import { isAsynqError } from '@/lib/asynq';
 import { env, redisAddress } from './env';
+import { lastConnectionError } from './redis';
 import { classifyRedisFailure, describeFailure } from './redis-failure';
 import { noteRedisFailure, RedisStalledError } from './redis-stall';
 
@@ -51,10 +52,10 @@ function redisUnavailable(err: unknown, { mutates }: ErrorContext): Response | n
   const kind = classifyRedisFailure(err);
   if (!kind || !(err instanceof Error)) return null;
   noteRedisFailure(err);
-  const what = `Redis at ${redisAddress()} is ${describeFailure(kind, err, timeoutMs)}.`;
-  const reason = kind === 'timeout' ? 'stalled' : 'unreachable';
+  const what = `Redis at ${redisAddress()} is ${describeFailure(kind, err, timeoutMs, lastConnectionError())}.`;
+  const reason = kind === 'timeout' ? 'stalled' : kind === 'refused' ? 'refused' : 'unreachable';
   if (!mutates) return json(503, 'redis_unavailable', what, { reason });
-  if (kind === 'not_sent') return json(503, 'redis_unavailable', what + NOTHING_CHANGED, { reason });
+  if (kind === 'not_sent' || kind === 'refused') return json(503, 'redis_unavailable', what + NOTHING_CHANGED, { reason });
   const unknown = `${what} The outcome of this change is unknown: Redis may have applied it before the connection failed. Check the current state before retrying.`;
   return json(503, 'redis_unavailable', unknown, { reason, outcome: 'unknown' });
 }

@@ -7,9 +7,14 @@ import { NotSentError, ReplyLostError } from '@/lib/asynq/redis';
  *   nothing was changed;
  * - `reply_lost`: written, then the connection dropped before the reply: it may have run;
  * - `timeout`: written, no reply within the command timeout: Redis is stalled, and it may yet run;
- * - `lost`: any other connection failure; treated like `reply_lost` for changes.
+ * - `lost`: any other connection failure; treated like `reply_lost` for changes;
+ * - `refused`: Redis answered with a refusal that runs nothing — credentials (WRONGPASS,
+ *   NOAUTH), ACL (NOPERM), a demoted master (READONLY), a loading or leaderless server (LOADING,
+ *   MASTERDOWN, CLUSTERDOWN, TRYAGAIN): nothing was changed, and the console cannot serve.
  */
-export type RedisFailure = 'not_sent' | 'reply_lost' | 'timeout' | 'lost';
+export type RedisFailure = 'not_sent' | 'reply_lost' | 'timeout' | 'lost' | 'refused';
+
+const REFUSED = /^(WRONGPASS|NOAUTH|NOPERM|READONLY|LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b/;
 
 /** Refusals before anything is written: connect errors and ioredis' disabled offline queue. */
 const NOT_SENT = /Stream isn't writeable|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|connect ETIMEDOUT/i;
@@ -21,14 +26,19 @@ export function classifyRedisFailure(err: unknown): RedisFailure | null {
   if (err instanceof ReplyLostError) return 'reply_lost';
   if (!(err instanceof Error)) return null;
   if (err.message === 'Command timed out') return 'timeout';
+  if (REFUSED.test(err.message)) return 'refused';
   if (NOT_SENT.test(err.message)) return 'not_sent';
   if (LOST.test(err.message)) return 'lost';
   return null;
 }
 
 /** ioredis' own wording is for developers; this is what a person reading a banner needs. */
-export function describeFailure(kind: RedisFailure, err: Error, timeoutMs: number): string {
+export function describeFailure(kind: RedisFailure, err: Error, timeoutMs: number, lastConnectionError?: string): string {
   if (kind === 'timeout') return `stalled: not answering within ${timeoutMs} ms`;
-  if (/Stream isn't writeable/.test(err.message)) return 'unreachable: not connected (reconnecting)';
-  return `unreachable: ${err.message}`;
+  if (kind === 'refused') return `refusing the console: ${err.message}`;
+  // A request only sees that the connection is down; why (a refused password, an untrusted
+  // certificate) arrived on the connection, and is what the operator needs to read.
+  const why = lastConnectionError && lastConnectionError !== err.message ? ` (last connection error: ${lastConnectionError})` : '';
+  if (/Stream isn't writeable/.test(err.message)) return `unreachable: not connected (reconnecting)${why}`;
+  return `unreachable: ${err.message}${why}`;
 }
