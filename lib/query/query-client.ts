@@ -2,6 +2,7 @@
  * The browser's QueryClient and its defaults.
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { BASE_PATH } from '@/lib/paths';
 import { isApiError, isRedisDown } from './fetcher';
 import { queryKeys } from './keys';
 import { refreshShell } from './poll-policy';
@@ -9,6 +10,17 @@ import { refreshShell } from './poll-policy';
 interface Hooks {
   /** Shows a mutation's failure (a toast); a mutation can opt out with `meta: { silent: true }`. */
   onMutationError: (message: string) => void;
+}
+
+/**
+ * A session that ended while the page was open (expired, signed out in another tab, the user
+ * removed): every request now answers 401, so go to the sign-in page, which brings the person
+ * back here afterwards. Pages themselves are gated by proxy.ts; this covers an open tab.
+ */
+function toSignIn(err: unknown): void {
+  if (!isApiError(err) || err.status !== 401 || err.code !== 'unauthorized' || typeof window === 'undefined') return;
+  const here = window.location.pathname.slice(BASE_PATH.length) + window.location.search;
+  window.location.assign(`${BASE_PATH}/login?next=${encodeURIComponent(here || '/')}`);
 }
 
 /**
@@ -23,6 +35,7 @@ export function makeQueryClient({ onMutationError }: Hooks): QueryClient {
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError: (err, query) => {
+        toSignIn(err);
         if (!isRedisDown(err)) return;
         if (query.queryKey[0] !== queryKeys.health[0]) void client.invalidateQueries({ queryKey: queryKeys.health });
         refreshShell();
@@ -30,6 +43,7 @@ export function makeQueryClient({ onMutationError }: Hooks): QueryClient {
     }),
     mutationCache: new MutationCache({
       onError: (err, _vars, _ctx, mutation) => {
+        toSignIn(err);
         if (mutation.meta?.silent) return;
         onMutationError(err instanceof Error ? err.message : String(err));
       },

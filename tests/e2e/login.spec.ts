@@ -81,6 +81,12 @@ const specs: Spec[] = [
             ['olga', 'pause-queue', null, 1],
           ],
         );
+
+        // The session ends while the tab is open (cookie gone): the next poll's 401 takes the
+        // viewer to the sign-in page, which will bring them back to this queue.
+        await vp.context.clearCookies();
+        await vp.page.waitForURL((u) => u.pathname === '/login', { timeout: 20_000 });
+        assert.equal(new URL(vp.page.url()).searchParams.get('next'), paths.queue(QUEUE));
         assert.deepEqual([...tp.errors, ...vp.errors], []);
       } finally {
         await app.stop();
