@@ -81,6 +81,8 @@ export async function startRedisCluster(opts: { masters?: number; label?: string
   const conns = servers.map((s) => new Redis(s.port, s.host, { maxRetriesPerRequest: 1, lazyConnect: false }));
   try {
     const ranges = slotRanges(masters);
+    // Distinct config epochs up front: otherwise the nodes first resolve an epoch collision.
+    await Promise.all(conns.map((c, i) => c.call('CLUSTER', 'SET-CONFIG-EPOCH', String(i + 1))));
     await Promise.all(conns.map((c, i) => c.call('CLUSTER', 'ADDSLOTSRANGE', String(ranges[i]![0]), String(ranges[i]![1]))));
     for (const s of servers.slice(1)) {
       // The bus port must be named: without it MEET assumes port + 10000.
