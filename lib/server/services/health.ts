@@ -4,7 +4,8 @@ import { connectNow } from '@/lib/asynq/redis';
 import pkg from '@/package.json' with { type: 'json' };
 import { HttpError } from '../errors';
 import { env, redisAddress } from '../env';
-import { getRedis, redisMode } from '../redis';
+import { getRedis, lastConnectionError, redisMode } from '../redis';
+import { classifyRedisFailure, describeFailure } from '../redis-failure';
 
 export const APP_VERSION: string = pkg.version;
 
@@ -50,9 +51,8 @@ async function probe(): Promise<HealthProbeDto> {
     // covers that wait too.
     info = await withTimeout(connectNow(redis).then(() => redis.info('server')), PROBE_TIMEOUT_MS);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
     const reason = err instanceof ProbeTimeout ? 'stalled' : 'unreachable';
-    throw new HttpError(503, 'redis_unavailable', `Redis at ${address} is ${reason}: ${why}`, { reason, redisAddress: address, mode });
+    throw new HttpError(503, 'redis_unavailable', `Redis at ${address} is ${describe(err)}`, { reason, redisAddress: address, mode });
   }
   return {
     status: 'ok',
@@ -67,6 +67,14 @@ async function probe(): Promise<HealthProbeDto> {
 }
 
 class ProbeTimeout extends Error {}
+
+/** In the words the API's other 503s use (why a connection failed, not ioredis' wording). */
+function describe(err: unknown): string {
+  if (err instanceof ProbeTimeout) return `stalled: ${err.message}`;
+  const kind = classifyRedisFailure(err);
+  if (kind && err instanceof Error) return describeFailure(kind, err, PROBE_TIMEOUT_MS, lastConnectionError());
+  return `unreachable: ${err instanceof Error ? err.message : String(err)}`;
+}
 
 /** `read`, or a ProbeTimeout after `ms`; the command itself is left to finish or fail on its own. */
 async function withTimeout<T>(read: Promise<T>, ms: number): Promise<T> {

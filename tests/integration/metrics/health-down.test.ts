@@ -36,7 +36,8 @@ describe('Redis down', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     errorBodySchema.parse(res.body);
     expect(res.body.error).toMatchObject({ code: 'redis_unavailable', redisAddress: `127.0.0.1:${port}/3`, mode: 'standalone' });
-    expect(res.body.error.message).toContain(`Redis at 127.0.0.1:${port}/3 is`);
+    expect(res.body.error.message).toMatch(new RegExp(`^Redis at 127\\.0\\.0\\.1:${port}/3 is unreachable: .*ECONNREFUSED`));
+    expect(res.body.error.reason).toBe('unreachable');
   });
 
   it('liveness answers 200', async () => {
