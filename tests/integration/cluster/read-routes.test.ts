@@ -56,7 +56,7 @@ beforeAll(async () => {
   await seedPending(app.redis, unique);
   await seedLock(app.redis, unique.uniqueKey, unique.id, 600);
   for (let n = 0; n < 2; n++) await seedPending(app.redis, newTaskMessage({ type: 'dup', queue: q0, payload: json({ same: true }) }));
-  const active = seeded.get(q0)!.active;
+  const active = seeded.get(q0)!.active!;
   await seedServer(app.redis, {
     host: 'box', pid: 7, serverId: 'srv-1', concurrency: 10, queues: Object.fromEntries(queues.map((q) => [q, 1])),
     strictPriority: false, status: 'active', startedAt: new Date(), activeWorkerCount: 1,
