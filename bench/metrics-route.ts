@@ -31,7 +31,8 @@ export async function loadMetricsRoute(url: string): Promise<MetricsRoute> {
   process.env.ASYNQLENS_AUTH ??= 'none';
   const { GET } = (await import('../app/api/metrics/route')) as { GET: Handler };
   const { getRedis } = await import('../lib/server/redis');
-  const redis = getRedis();
+  // The bench's Redis is one server, never a cluster.
+  const redis = getRedis() as Redis;
   // An earlier case of the same run may have closed the shared connection.
   if (redis.status === 'end') await redis.connect();
   return {

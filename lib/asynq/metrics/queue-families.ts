@@ -28,6 +28,8 @@ export interface QueueGauges {
   failedTotal: number;
   latencySeconds: number;
   memoryUsageBytes: number | null;
+  /** Why the queue's stats could not be read (a Redis Cluster queue whose keys span slots). */
+  problem?: string | null;
 }
 
 /**
@@ -39,8 +41,13 @@ const STATES = ['active', 'archived', 'completed', 'pending', 'retry', 'schedule
 const perQueue = (queues: readonly QueueGauges[], value: (q: QueueGauges) => number): Sample[] =>
   queues.map((q) => ({ labels: [['queue', q.queue]], value: value(q) }));
 
-/** Every queue metric family for `queues`, whose order the samples keep. */
-export function queueFamilies(queues: readonly QueueGauges[]): MetricFamily[] {
+/**
+ * Every queue metric family for `queues`, whose order the samples keep. A queue that could not
+ * be read has no asynq_* series (zeros would read as an empty queue), only
+ * asynqlens_queue_unreadable.
+ */
+export function queueFamilies(all: readonly QueueGauges[]): MetricFamily[] {
+  const queues = all.filter((q) => !q.problem);
   return [
     {
       name: 'asynq_tasks_enqueued_total',
@@ -79,6 +86,12 @@ export function queueFamilies(queues: readonly QueueGauges[]): MetricFamily[] {
       help: 'Number of tasks waiting in aggregation groups (counted in asynq_queue_size, absent from asynq_tasks_enqueued_total); sampled when a queue has many groups.',
       type: 'gauge',
       samples: perQueue(queues, (q) => q.aggregating),
+    },
+    {
+      name: 'asynqlens_queue_unreadable',
+      help: 'Queues whose stats cannot be read (on a Redis Cluster, a name whose keys span hash slots); they have no asynq_* series.',
+      type: 'gauge',
+      samples: perQueue(all.filter((q) => q.problem), () => 1),
     },
   ];
 }

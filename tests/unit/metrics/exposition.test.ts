@@ -87,6 +87,14 @@ describe('queueFamilies', () => {
     expect(renderExposition(queueFamilies([q]))).not.toContain('memory');
   });
 
+  it('leaves an unreadable queue out of every asynq series and names it in asynqlens_queue_unreadable', () => {
+    const text = renderExposition(queueFamilies([{ ...q, queue: '}bad', problem: 'keys span slots' }, { ...q, queue: 'ok', pending: 3, size: 3 }]));
+    expect(text).not.toMatch(/^asynq_.*\}bad/m);
+    expect(text).toContain('asynq_queue_size{queue="ok"} 3\n');
+    expect(text.match(/^asynqlens_queue_unreadable.*$/gm)).toEqual(['asynqlens_queue_unreadable{queue="}bad"} 1']);
+    expect(renderExposition(queueFamilies([q]))).not.toContain('unreadable');
+  });
+
   it('writes nothing for no queues', () => {
     expect(renderExposition(queueFamilies([]))).toBe('');
   });
