@@ -51,6 +51,11 @@ export function QueueStatsTable({ queues }: { queues: QueueStatsDto[] }) {
                     {q.queue}
                   </Link>
                   {q.paused && <Badge tone="amber">paused</Badge>}
+                  {q.problem && (
+                    <span title={q.problem}>
+                      <Badge tone="red">unreadable</Badge>
+                    </span>
+                  )}
                 </div>
               </TD>
               {STATES.map((s) => (

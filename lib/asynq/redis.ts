@@ -15,7 +15,7 @@
  * - A reply that never comes fails the command after `commandTimeout`, but the command stays
  *   queued on the socket, so the late reply is still matched to it (replies never shift).
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Redis, type Cluster, type RedisOptions } from 'ioredis';
 
 /**
  * Why 3 s: every command the dashboard sends is bounded to a few milliseconds of Redis time
@@ -134,8 +134,9 @@ export function createRedis({ url, commandTimeoutMs, redisOptions = {} }: Connec
  * Cost while Redis is down: one TCP connect attempt per call (concurrent callers share one).
  * Plain connections only (a Cluster client reconnects its nodes itself).
  */
-export async function connectNow(redis: Redis): Promise<void> {
-  if (redis.isCluster) return;
+export async function connectNow(client: Redis | Cluster): Promise<void> {
+  if (!(client instanceof Redis)) return;
+  const redis = client;
   if (redis.status === 'reconnecting') {
     const r = redis as unknown as { reconnectTimeout: ReturnType<typeof setTimeout> | null };
     if (r.reconnectTimeout) clearTimeout(r.reconnectTimeout);

@@ -26,6 +26,8 @@ export const queueStatsSchema = z.object({
   latencySeconds: z.number(),
   memoryUsageBytes: z.number().nullable(),
   timestamp: z.string(),
+  /** Why this queue cannot be read (e.g. a name that breaks Redis Cluster slotting), else null. */
+  problem: z.string().nullable(),
 });
 export type QueueStatsDto = z.infer<typeof queueStatsSchema>;
 

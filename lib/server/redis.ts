@@ -1,7 +1,7 @@
 import 'server-only';
-import type { Redis } from 'ioredis';
 import { createInspector, type Inspector } from '@/lib/asynq';
 import { connect } from '@/lib/asynq/connection';
+import type { RedisClient } from '@/lib/asynq/topology';
 import { env } from './env';
 import { redisTarget } from './redis-target';
 
@@ -9,9 +9,9 @@ import { redisTarget } from './redis-target';
  * One Redis client per process (a Cluster client on a cluster). Cached on globalThis so that
  * hot reloads in development reuse it instead of leaking a connection per edit.
  */
-const g = globalThis as unknown as { asynqlensRedis?: Redis; asynqlensInspector?: Inspector; asynqlensLastError?: string };
+const g = globalThis as unknown as { asynqlensRedis?: RedisClient; asynqlensInspector?: Inspector; asynqlensLastError?: string };
 
-export function getRedis(): Redis {
+export function getRedis(): RedisClient {
   if (!g.asynqlensRedis) {
     const client = connect(redisTarget(), { commandTimeoutMs: env().ASYNQLENS_COMMAND_TIMEOUT_MS, connectionName: 'asynqlens' });
     // Errors surface per request as 503s; without a listener ioredis would log each retry.
@@ -23,13 +23,11 @@ export function getRedis(): Redis {
     // client is between reconnect attempts ends it for good). A client that has ended is
     // replaced on the next request, so the console always recovers by itself.
     client.once('end', () => {
-      if (g.asynqlensRedis !== (client as Redis)) return;
+      if (g.asynqlensRedis !== client) return;
       g.asynqlensRedis = undefined;
       g.asynqlensInspector = undefined;
     });
-    // The core accepts a Cluster client wherever it takes a Redis one: every call it makes keeps
-    // one queue's keys (one hash slot) per script, pipeline and transaction.
-    g.asynqlensRedis = client as Redis;
+    g.asynqlensRedis = client;
   }
   return g.asynqlensRedis;
 }
