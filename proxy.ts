@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { authenticate, isPublicPath } from '@/lib/server/auth/principal';
+import { authenticate, isMachinePath, isPublicPath } from '@/lib/server/auth/principal';
 
 /**
  * The gate in front of every page and API route (Next 16's request interceptor, formerly
@@ -14,7 +14,7 @@ export function proxy(req: NextRequest): Response {
   if (isPublicPath(path)) return NextResponse.next();
   const outcome = authenticate(req, path);
   if (outcome.ok) return NextResponse.next();
-  if (path === '/api' || path.startsWith('/api/')) {
+  if (isMachinePath(path)) {
     return Response.json({ error: { code: outcome.code, message: outcome.message } }, { status: outcome.status });
   }
   const login = req.nextUrl.clone();

@@ -18,7 +18,7 @@ function flag(name: string) {
 const envSchema = z.object({
   REDIS_URL: z.string().url('REDIS_URL must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379/0'),
   ASYNQLENS_READ_ONLY: flag('ASYNQLENS_READ_ONLY'),
-  ASYNQLENS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  ASYNQLENS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   /** How long one Redis read of a view is shared by every viewer (0 turns sharing off). */
   ASYNQLENS_SNAPSHOT_MS: z.coerce.number().int().nonnegative().default(1000),
   /** Extra origins (comma-separated, e.g. a proxy's public URL) allowed to send mutations. */

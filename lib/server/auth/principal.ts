@@ -19,7 +19,13 @@ export type AuthOutcome =
 
 const denied = (message: string): AuthOutcome => ({ ok: false, status: 401, code: 'unauthorized', message });
 
-const METRICS_PATH = '/api/metrics';
+/** The metrics route and its Prometheus-style alias (a rewrite in next.config.mjs, which proxy.ts sees first). */
+const METRICS_PATHS = new Set(['/api/metrics', '/metrics']);
+
+/** Paths answered to machines (scrapers, scripts): refused with a 401 body, never redirected to a login page. */
+export function isMachinePath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/') || METRICS_PATHS.has(path);
+}
 
 function fromProxy(req: Request, p: ProxyConfig, mode: AuthMode): AuthOutcome {
   const user = req.headers.get(p.userHeader)?.trim() ?? '';
@@ -58,7 +64,7 @@ export function authenticate(req: Request, path: string): AuthOutcome {
   try {
     const cfg = authConfig();
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim();
-    if (path === METRICS_PATH && cfg.metricsToken && bearer !== undefined) {
+    if (METRICS_PATHS.has(path) && cfg.metricsToken && bearer !== undefined) {
       if (!safeEqual(bearer, cfg.metricsToken)) return denied('metrics token does not match ASYNQLENS_METRICS_TOKEN');
       return { ok: true, principal: { user: 'metrics', role: 'viewer', mode: cfg.mode, via: 'token' } };
     }

@@ -114,7 +114,7 @@ describe('mode none', () => {
 
 describe('/api/metrics', () => {
   const TOKEN = 'metrics-token-0123456789';
-  const gate = (headers: Record<string, string> = {}) => proxy(new NextRequest('http://localhost/api/metrics', { headers }));
+  const gate = (headers: Record<string, string> = {}, path = '/api/metrics') => proxy(new NextRequest(`http://localhost${path}`, { headers }));
   const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
   it('is open to the bearer token when ASYNQLENS_METRICS_TOKEN is set, in every mode; a wrong token is 401', async () => {
@@ -125,6 +125,9 @@ describe('/api/metrics', () => {
       proxyMode({ ASYNQLENS_AUTH: mode, ASYNQLENS_METRICS_TOKEN: TOKEN });
       expect(gate(bearer(TOKEN)).headers.get('x-middleware-next'), mode).toBe('1');
       expect(gate(bearer('metrics-token-wrong-value')).status, mode).toBe(401);
+      // Prometheus' default path, rewritten to the route after this gate: same rules, never a redirect.
+      expect(gate(bearer(TOKEN), '/metrics').headers.get('x-middleware-next'), mode).toBe('1');
+      expect(gate(bearer('metrics-token-wrong-value'), '/metrics').status, mode).toBe(401);
     }
     const metrics = (await import('@/app/api/metrics/route')).GET as Handler;
     process.env.ASYNQLENS_AUTH = 'login';
@@ -138,6 +141,7 @@ describe('/api/metrics', () => {
     process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator']]);
     process.env.ASYNQLENS_SESSION_SECRET = SECRET;
     expect(gate().status).toBe(401);
+    expect(gate({}, '/metrics').status, 'a scraper gets a 401, not a login page').toBe(401);
     expect(gate({ cookie: sessionCookie('alice', 'operator') }).headers.get('x-middleware-next')).toBe('1');
     process.env.ASYNQLENS_METRICS_TOKEN = TOKEN;
     expect(gate().status).toBe(401);
