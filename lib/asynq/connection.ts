@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
-import { baseRedisOptions, createRedis } from './redis';
+import { baseRedisOptions, createRedis, guardConnection } from './redis';
 
 export interface HostPort {
   host: string;
@@ -162,7 +162,11 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
         // name as announced rather than resolving it to an IP first.
         ...(tls ? { dnsLookup: (address: string, done: (err: Error | null, address: string) => void) => done(null, address) } : {}),
       };
-      return new Cluster(target.nodes, options);
+      const cluster = new Cluster(target.nodes, options);
+      // ioredis makes the node connections itself: each gets the same drop handling as a plain
+      // connection (a lost reply fails at once and is never resent).
+      cluster.on('+node', (node: Redis) => guardConnection(node));
+      return cluster;
     }
   }
 }

@@ -4,6 +4,7 @@ import type { HistoryDto, QueueStatsDto } from '@/lib/contract/queues';
 import type { HealthDto } from '@/lib/contract/servers';
 import type { HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { toErrorResponse } from '@/lib/server/errors';
+import { checkRedis } from '@/lib/server/redis-stall';
 import { getHistory, listQueues } from '@/lib/server/services/queues';
 import { getHealth } from '@/lib/server/services/health';
 import { getHandlerNotFound } from '@/lib/server/services/triage';
@@ -26,8 +27,13 @@ async function toLoadError(err: unknown): Promise<LoadError> {
   return { code: body.error.code, message: body.error.message };
 }
 
+/**
+ * Runs a read the way a routed request does: while Redis is marked stalled it fails at once
+ * (the page shows the banner instead of waiting out the command timeout on every refresh).
+ */
 async function attempt<T>(read: () => Promise<T>): Promise<Loaded<T>> {
   try {
+    await checkRedis();
     return { ok: true, data: await read() };
   } catch (err) {
     return { ok: false, error: await toLoadError(err) };

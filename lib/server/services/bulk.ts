@@ -1,6 +1,7 @@
 import 'server-only';
-import { bulkAll, bulkByIds, isAsynqError, type BulkResult } from '@/lib/asynq';
+import { bulkAll, bulkByIds, type BulkResult } from '@/lib/asynq';
 import type { BulkBody, BulkResultDto } from '@/lib/contract/mutations';
+import { toErrorResponse } from '../errors';
 import { getRedis } from '../redis';
 
 function toDto(r: BulkResult): BulkResultDto {
@@ -35,8 +36,10 @@ export async function runBulk(qname: string, body: BulkBody, req: Request): Prom
       try {
         send({ result: toDto(await run((progress) => send({ progress }))) });
       } catch (err) {
-        const code = isAsynqError(err) ? err.kind : 'internal';
-        send({ error: { code, message: err instanceof Error ? err.message : String(err) } });
+        // The same envelope a plain answer would carry: a lost Redis says so (503, the address,
+        // whether a batch may have been applied) and marks a stall, rather than "internal".
+        const { error } = (await toErrorResponse(err, { mutates: true }).json()) as { error: Record<string, unknown> };
+        send({ error });
       }
       controller.close();
     },
