@@ -58,6 +58,8 @@ async function routeReads(url: string, q: string, id: string): Promise<OurReads>
   // The routes share one read per view for ASYNQLENS_SNAPSHOT_MS (lib/server/snapshot-cache);
   // measured with it on, every timed request after the first is a cache hit with no Redis read.
   process.env.ASYNQLENS_SNAPSHOT_MS = '0';
+  // The bench calls the handlers directly on its private loopback Redis: no sign-in.
+  process.env.ASYNQLENS_AUTH ??= 'none';
   const queues = (await import('../app/api/queues/route')) as { GET: Handler };
   const tasks = (await import('../app/api/queues/[qname]/tasks/route')) as { GET: Handler };
   const task = (await import('../app/api/queues/[qname]/tasks/[taskId]/route')) as { GET: Handler };

@@ -62,7 +62,8 @@ async function mergeSections(fresh: string[], only: string | undefined): Promise
     return fresh;
   }
   const date = /^- Date: (.*)$/m.exec(old)?.[1] ?? 'an earlier run';
-  const oldSections = old.split(/^(?=## )/m).filter((s) => s.startsWith('## '));
+  // Each kept section ends in exactly one newline, so re-runs do not grow blank lines.
+  const oldSections = old.split(/^(?=## )/m).filter((s) => s.startsWith('## ')).map((s) => s.replace(/\n+$/, '\n'));
   const byHeading = new Map(fresh.map((s) => [heading(s), s]));
   const out = oldSections.map((s) => {
     const replaced = byHeading.get(heading(s));
