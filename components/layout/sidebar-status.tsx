@@ -4,12 +4,13 @@ import { cn } from '@/lib/utils';
 import { PollStatus } from './poll-status';
 
 /** Redis version and reachability, the poll interval and read-only mode, at a glance. */
-export function SidebarStatus({ health, failing }: { health: HealthDto | null; failing: boolean }) {
+export function SidebarStatus({ health, failure }: { health: HealthDto | null; failure: string | null }) {
+  const failing = failure !== null;
   return (
     <div className="mt-auto hidden flex-col gap-1.5 border-t border-line px-4 py-3 text-[11px] text-muted md:flex">
-      <div className="flex items-center gap-1.5">
+      <div className="flex items-center gap-1.5" title={failure ?? undefined}>
         <span className={cn('size-1.5 rounded-full', failing ? 'bg-danger' : 'bg-success')} />
-        {failing ? 'Redis unreachable' : `Redis ${health?.redisVersion ?? ''}`}
+        {failing ? (/\bstalled\b/.test(failure) ? 'Redis stalled' : 'Redis unreachable') : `Redis ${health?.redisVersion ?? ''}`}
         {health?.readOnly && (
           <Badge tone="amber" className="ml-auto">
             read-only

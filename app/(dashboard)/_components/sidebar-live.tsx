@@ -8,7 +8,7 @@ export async function SidebarLive() {
   return (
     <>
       <SidebarQueues queues={queues.ok ? queues.data : []} />
-      <SidebarStatus health={health} failing={!queues.ok} />
+      <SidebarStatus health={health} failure={queues.ok ? null : queues.error.message} />
     </>
   );
 }
