@@ -15,7 +15,6 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -99,32 +98,7 @@ func runClusterDump(args []string) error {
 	}
 	insp := asynq.NewInspector(cf.connOpt())
 	defer insp.Close()
-	queues, err := insp.Queues()
-	if err != nil {
-		return fmt.Errorf("queues: %w", err)
-	}
-	sort.Strings(queues)
-	doc := dumpDoc{
-		Queues:          append([]string{}, queues...),
-		QueueInfo:       map[string]queueInfoJSON{},
-		History:         map[string][]historyJSON{},
-		Groups:          map[string][]groupJSON{},
-		Tasks:           map[string]queueTasksJSON{},
-		TaskInfo:        map[string]map[string]taskJSON{},
-		SchedulerEvents: map[string][]schedulerEventJSON{},
-	}
-	for _, q := range queues {
-		if err := dumpQueue(insp, q, &doc); err != nil {
-			return fmt.Errorf("queue %q: %w", q, err)
-		}
-	}
-	if doc.Servers, err = dumpServers(insp); err != nil {
-		return fmt.Errorf("servers: %w", err)
-	}
-	if err := dumpScheduler(insp, &doc); err != nil {
-		return fmt.Errorf("scheduler: %w", err)
-	}
-	return writeJSON(doc)
+	return dumpInspector(insp)
 }
 
 func runClusterProcess(args []string) error {

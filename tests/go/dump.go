@@ -75,7 +75,12 @@ func runDump(args []string) error {
 	}
 	insp := asynq.NewInspector(rf.connOpt())
 	defer insp.Close()
+	return dumpInspector(insp)
+}
 
+// dumpInspector writes, as JSON on stdout, everything Go's Inspector reports about the Redis it
+// reads: one server or a cluster.
+func dumpInspector(insp *asynq.Inspector) error {
 	queues, err := insp.Queues()
 	if err != nil {
 		return fmt.Errorf("queues: %w", err)
