@@ -59,12 +59,36 @@ export function pipeScript(
   p.callBuffer('EVALSHA', SHAS[name], keyCount(name, keys), ...keys, ...args);
 }
 
+/** The commands a pipeline builder adds, recorded so that some of them can be sent again. */
+type RecordedCall = [method: string, args: unknown[]];
+
+function record(build: (p: ChainableCommander) => void): RecordedCall[] {
+  const calls: RecordedCall[] = [];
+  const recorder: ChainableCommander = new Proxy({} as ChainableCommander, {
+    get: (_target, method) => (...args: unknown[]) => {
+      calls.push([String(method), args]);
+      return recorder;
+    },
+  });
+  build(recorder);
+  return calls;
+}
+
+function replay(calls: readonly RecordedCall[]): (p: ChainableCommander) => void {
+  return (p) => {
+    const target = p as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const [method, args] of calls) target[method]!.apply(p, args);
+  };
+}
+
 /**
  * Sends a pipeline and returns each command's reply or error, in build order. One round trip
  * on a single Redis; on a cluster one per slot the commands touch, sent concurrently (see
- * slot-pipeline.ts). When a script in it was unknown to Redis, the scripts are loaded (into
- * every master of a cluster) and the pipeline is sent once more — safe because a NOSCRIPT
- * reply means that script did not run.
+ * slot-pipeline.ts). When a script in it was unknown to Redis (a fresh or restarted Redis),
+ * the scripts are loaded (into every master of a cluster) and only the commands that answered
+ * NOSCRIPT are sent again: a NOSCRIPT reply means that command did not run, while every other
+ * command of the pipeline did, and must not run twice (a batch mixing a cached and an uncached
+ * script would otherwise write its first tasks twice, or report them as ID conflicts).
  */
 export async function execPipeline(
   redis: RedisClient,
@@ -72,15 +96,20 @@ export async function execPipeline(
   scriptsUsed: readonly ScriptName[] = [],
   opts: SlotPipelineOptions = {},
 ): Promise<[Error | null, unknown][]> {
-  const run = async () => {
-    if (isCluster(redis)) return execSlotPipelines(redis, build, opts);
+  const run = async (builder: (p: ChainableCommander) => void, o: SlotPipelineOptions) => {
+    if (isCluster(redis)) return execSlotPipelines(redis, builder, o);
     const p = redis.pipeline();
-    build(p);
+    builder(p);
     return ((await p.exec()) ?? []) as [Error | null, unknown][];
   };
-  const first = await run();
-  if (!first.some(([err]) => isNoScript(err))) return first;
+  const calls = record(build);
+  const first = await run(replay(calls), opts);
+  const missing = first.flatMap(([err], i) => (isNoScript(err) ? [i] : []));
+  if (missing.length === 0) return first;
   const nodes = await masterNodes(redis);
   for (const name of scriptsUsed) await Promise.all(nodes.map((node) => node.script('LOAD', LUA_SCRIPTS[name].lua)));
-  return run();
+  // The lead command (queue registration) ran in the first round unless it is among these.
+  const again = await run(replay(missing.map((i) => calls[i]!)), missing[0] === 0 ? opts : {});
+  missing.forEach((i, j) => (first[i] = again[j] ?? [new Error('no reply'), null]));
+  return first;
 }
