@@ -1,5 +1,6 @@
 import 'server-only';
 import { connectNow } from '@/lib/asynq/redis';
+import { env } from './env';
 import { classifyRedisFailure } from './redis-failure';
 import { getRedis } from './redis';
 
@@ -54,7 +55,15 @@ async function probe(): Promise<void> {
 export async function checkRedis(): Promise<void> {
   const stall = g.asynqlensStall;
   if (stall) throw new RedisStalledError(Date.now() - stall.since);
-  await connectNow(getRedis());
+  // Bounded: behind Sentinel a connect can keep asking the sentinels until a failover ends.
+  // Past the command timeout the request goes on and fails at once, as "not connected".
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, env().ASYNQLENS_COMMAND_TIMEOUT_MS)));
+  try {
+    await Promise.race([connectNow(getRedis()), bound]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Whether a stall is marked (for tests and the health page). */

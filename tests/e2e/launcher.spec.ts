@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './support/app-server';
 import { eventually, type Spec } from './support/harness';
@@ -102,6 +103,31 @@ const specs: Spec[] = [
         assert.equal(live.status, 200);
       } finally {
         child.kill('SIGTERM');
+      }
+    },
+  },
+  {
+    name: 'standalone: the build folder copied elsewhere runs with node alone and serves the console',
+    run: async ({ baseUrl }) => {
+      const dir = mkdtempSync(join(tmpdir(), 'asynqlens-standalone-'));
+      const port = await freePort();
+      // Outside the checkout, so no node_modules of the project can be found from there.
+      cpSync(join(root, '.next', 'standalone'), dir, { recursive: true });
+      const redisUrl = `redis://127.0.0.1:${new URL(baseUrl).port}`;
+      const child = spawn(process.execPath, [join(dir, 'bin', 'asynqlens.mjs'), '--auth', 'none', '--port', String(port)], {
+        cwd: tmpdir(),
+        env: cleanEnv({ REDIS_URL: redisUrl }) as NodeJS.ProcessEnv,
+        stdio: 'ignore',
+      });
+      try {
+        await eventually('the copied server to answer', async () => (await fetch(`http://127.0.0.1:${port}/api/health/live`)).ok, 20_000);
+        const html = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+        const script = /src="(\/_next\/static\/[^"]+\.js)"/.exec(html)?.[1];
+        assert.ok(script, 'the overview page references its scripts');
+        assert.equal((await fetch(`http://127.0.0.1:${port}${script}`)).status, 200, 'browser assets are in the folder');
+      } finally {
+        child.kill('SIGTERM');
+        rmSync(dir, { recursive: true, force: true });
       }
     },
   },

@@ -51,7 +51,8 @@ export async function startSentinelSetup(): Promise<SentinelSetup> {
       `logfile ${join(dir, 'sentinel.log')}`,
       `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${master.port} 1`,
       `sentinel down-after-milliseconds ${MASTER_NAME} 1000`,
-      `sentinel failover-timeout ${MASTER_NAME} 10000`,
+      // A second failover of the same master may start 2 × this after the first: keep it short.
+      `sentinel failover-timeout ${MASTER_NAME} 3000`,
       `sentinel parallel-syncs ${MASTER_NAME} 1`,
       '',
     ].join('\n'),

@@ -135,7 +135,9 @@ describe('Redis behind Sentinel', () => {
     console.info(`503 during the crash answered in ${failMs} ms`);
     expect(failMs).toBeLessThan(4000);
 
-    await waitForMaster(setup, `127.0.0.1:${survivor.port}`);
+    const t1 = Date.now();
+    await waitForMaster(setup, `127.0.0.1:${survivor.port}`, 60_000);
+    console.info(`sentinel promoted the survivor ${Date.now() - t1} ms after the crash`);
     const { ms } = await untilServing(15_000);
     expect(ms).toBeLessThan(15_000);
     expect(ids((await pending('mail')).body)).toEqual([...enqueued].sort());
