@@ -3,6 +3,7 @@
  * it is (NOT_FOUND, FAILED_PRECONDITION, ...), `kind` names the exact case for callers that
  * branch on it, and `message` keeps asynq's own wording where asynq has one.
  */
+import { brandErrorClass } from './error-brand';
 
 export type ErrorCode =
   | 'NOT_FOUND'
@@ -35,6 +36,7 @@ export class AsynqError extends Error {
     super(message, options);
   }
 }
+brandErrorClass(AsynqError, 'AsynqError');
 
 /** asynq's QueueNotFoundError text: `queue "<q>" does not exist`. */
 export function queueNotFound(op: string, qname: string): AsynqError {

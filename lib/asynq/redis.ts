@@ -16,6 +16,7 @@
  *   queued on the socket, so the late reply is still matched to it (replies never shift).
  */
 import { Redis, type Cluster, type RedisOptions } from 'ioredis';
+import { brandErrorClass } from './error-brand';
 
 /**
  * Why 3 s: every command the dashboard sends is bounded to a few milliseconds of Redis time
@@ -44,6 +45,7 @@ export class ReplyLostError extends Error {
     super('connection to Redis lost before it replied');
   }
 }
+brandErrorClass(ReplyLostError, 'ReplyLostError');
 
 /** The command was never written to Redis: it certainly did not run. */
 export class NotSentError extends Error {
@@ -52,6 +54,7 @@ export class NotSentError extends Error {
     super(reason);
   }
 }
+brandErrorClass(NotSentError, 'NotSentError');
 
 /**
  * Every option that decides how a connection behaves when Redis fails, without the address:

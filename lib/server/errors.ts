@@ -1,6 +1,7 @@
 import 'server-only';
 import { ZodError } from 'zod';
 import { isAsynqError } from '@/lib/asynq';
+import { brandErrorClass } from '@/lib/asynq/error-brand';
 import { env, redisAddress } from './env';
 import { lastConnectionError } from './redis';
 import { classifyRedisFailure, describeFailure } from './redis-failure';
@@ -17,6 +18,7 @@ export class HttpError extends Error {
     super(message);
   }
 }
+brandErrorClass(HttpError, 'HttpError');
 
 const STATUS: Record<string, number> = {
   NOT_FOUND: 404,

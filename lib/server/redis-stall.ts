@@ -1,5 +1,6 @@
 import 'server-only';
 import { connectNow } from '@/lib/asynq/redis';
+import { brandErrorClass } from '@/lib/asynq/error-brand';
 import { env } from './env';
 import { classifyRedisFailure } from './redis-failure';
 import { getRedis } from './redis';
@@ -24,6 +25,7 @@ export class RedisStalledError extends Error {
     super('Redis is stalled');
   }
 }
+brandErrorClass(RedisStalledError, 'RedisStalledError');
 
 /** On globalThis like the connection itself: one mark per process, whatever bundles Next makes. */
 const g = globalThis as unknown as { asynqlensStall?: { since: number } | null };

@@ -2,6 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { entriesFromEnv, entriesFromFile, parseUsers, ROLES, UserConfigError, type ConfiguredUser, type Role } from './users';
+import { brandErrorClass } from '@/lib/asynq/error-brand';
 
 export type AuthMode = 'login' | 'proxy' | 'none';
 
@@ -30,6 +31,8 @@ export interface AuthConfig {
 export class AuthConfigError extends Error {
   override readonly name = 'AuthConfigError';
 }
+// Cached on globalThis below and read by proxy.ts and the routes, each with its own copy of this class.
+brandErrorClass(AuthConfigError, 'AuthConfigError');
 
 // On globalThis: proxy.ts and the route handlers are separate bundles in one process, and a
 // random secret must be the same for both (and survive hot reloads in development).
