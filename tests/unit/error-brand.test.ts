@@ -33,6 +33,6 @@ describe('brandErrorClass', () => {
     expect(new Error('x') instanceof AsynqError).toBe(false);
     expect(new Other('x') instanceof AsynqError).toBe(false);
     expect(new AsynqError('NOT_FOUND', 'queue_not_found', 'x', 'op') instanceof Other).toBe(false);
-    expect(null instanceof AsynqError).toBe(false);
+    expect((null as unknown) instanceof AsynqError).toBe(false);
   });
 });
