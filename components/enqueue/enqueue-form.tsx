@@ -70,7 +70,7 @@ export function EnqueueForm({ initial, readOnly }: { initial: EnqueueDraft; read
           <Icon name={scheduled ? 'clock' : 'plus'} size={13} />
           {m.isPending ? 'Enqueueing…' : scheduled ? 'Schedule' : 'Enqueue'}
         </Button>
-        {readOnly && <p className="text-xs text-warning">The server runs read-only: the pre-check works, enqueueing does not.</p>}
+        {readOnly && <p className="text-xs text-warning">Read only (a read-only server, or the viewer role): the pre-check works, enqueueing does not.</p>}
       </div>
     </form>
   );

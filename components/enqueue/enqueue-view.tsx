@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PageHeader } from '@/components/common/page-header';
 import { useSearchState } from '@/components/common/use-search-state';
 import { Tabs } from '@/components/ui/tabs';
+import { useViewerOnly } from '@/lib/query/auth';
 import { healthQuery } from '@/lib/query/health';
 import { parseEnqueueView } from '@/lib/url-state';
 import { BatchEnqueue } from './batch-enqueue';
@@ -15,8 +16,10 @@ import { EnqueueForm } from './enqueue-form';
 export function EnqueueView() {
   const [view, setView, href] = useSearchState(parseEnqueueView);
   // undefined while unknown: the buttons wait, but nothing claims the server is read-only.
+  // A viewer may pre-check but not enqueue, as on a read-only server.
   const { data: health } = useQuery({ ...healthQuery(), refetchInterval: false });
-  const readOnly = health?.readOnly;
+  const viewer = useViewerOnly();
+  const readOnly = viewer || health?.readOnly;
   return (
     <>
       <PageHeader
