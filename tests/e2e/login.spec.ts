@@ -73,6 +73,10 @@ const specs: Spec[] = [
         assert.equal(refused.status, 403);
         assert.equal(refused.body.error.code, 'forbidden_role');
         assert.equal(await redis.exists(k.pausedKey(QUEUE)), 1, 'still paused');
+        await vp.page.goto(paths.enqueue());
+        await vp.page.getByText('the pre-check works, enqueueing does not').waitFor();
+        assert.equal(await vp.page.getByRole('button', { name: 'Enqueue', exact: true }).isDisabled(), true, 'a viewer cannot press Enqueue');
+        await vp.page.goto(paths.queue(QUEUE));
         const records = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s) as { user: string; action: string; code: string | null; count: number });
         assert.deepEqual(
           records.map((r) => [r.user, r.action, r.code, r.count]),
