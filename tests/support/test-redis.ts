@@ -4,7 +4,7 @@
  * run in parallel without seeing each other's keys.
  */
 import { Redis } from 'ioredis';
-import { inject } from 'vitest';
+import { afterAll, beforeEach, inject } from 'vitest';
 
 export function testRedisUrl(db: number): string {
   return `redis://127.0.0.1:${inject('redisPort')}/${db}`;
@@ -14,5 +14,16 @@ export function testRedisUrl(db: number): string {
 export async function openTestRedis(db: number): Promise<Redis> {
   const redis = new Redis(testRedisUrl(db), { maxRetriesPerRequest: 1 });
   await redis.flushdb();
+  return redis;
+}
+
+/**
+ * A test file's usual set-up in one line at its top (`const redis = await useTestRedis(DB)`):
+ * a client on `db` for the whole file, quit after it, and the database flushed before each test.
+ */
+export async function useTestRedis(db: number, { flushEach = true }: { flushEach?: boolean } = {}): Promise<Redis> {
+  const redis = await openTestRedis(db);
+  afterAll(() => redis.quit());
+  if (flushEach) beforeEach(() => redis.flushdb());
   return redis;
 }

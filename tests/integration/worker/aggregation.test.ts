@@ -3,33 +3,19 @@
  * the user's aggregator builds one task that is enqueued into the same queue and processed;
  * the group's tasks are deleted; a set left by a dead server goes back to its group.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueTask } from '@/lib/asynq/client/enqueue';
 import * as k from '@/lib/asynq/keys';
-import { ServeMux, type GroupAggregator, type Server } from '@/lib/asynq/worker';
+import { ServeMux, type GroupAggregator } from '@/lib/asynq/worker';
 import { aggregationCheck } from '@/lib/asynq/worker/rdb/aggregation';
 import { resolveConfig } from '@/lib/asynq/worker/config';
 import { recover } from '@/lib/asynq/worker/recoverer';
-import { openTestRedis } from '../../support/test-redis';
-import { nowSec, startTestServer, waitFor } from './helpers';
+import { useTestRedis } from '../../support/test-redis';
+import { nowSec, startTestServer, useServers, waitFor } from './helpers';
 
 const DB = 34;
-let redis: Redis;
-const servers: Server[] = [];
-
-beforeAll(async () => {
-  redis = await openTestRedis(DB);
-});
-afterAll(async () => {
-  await redis.quit();
-});
-beforeEach(async () => {
-  await redis.flushdb();
-});
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.shutdown();
-});
+const redis = await useTestRedis(DB);
+const servers = useServers();
 
 // Tasks added within one second share a score and come back in ID order, so items are sorted.
 const joinPayloads: GroupAggregator = (group, tasks) => ({

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { decodeTaskMessage } from '@/lib/asynq/codec';
 import * as k from '@/lib/asynq/keys';
 import type { TaskMessage } from '@/lib/asynq/types';
+import { afterEach } from 'vitest';
 import { Server, type Handler, type ServerConfig } from '@/lib/asynq/worker';
 
 export interface TestServer {
@@ -69,3 +70,12 @@ export async function stateOf(redis: Redis, qname: string, id: string): Promise<
 }
 
 export const nowSec = (): number => Math.floor(Date.now() / 1000);
+
+/** The servers a test starts (push them here), shut down after each test. */
+export function useServers(): Server[] {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.shutdown();
+  });
+  return servers;
+}

@@ -3,34 +3,20 @@
  * expired completed tasks, the heartbeat (records our inspector and Go's read, lease
  * extension, cleanup at shutdown), and queue priorities with paused queues skipped.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueTask } from '@/lib/asynq/client/enqueue';
 import { listServers } from '@/lib/asynq/inspector/servers';
 import * as k from '@/lib/asynq/keys';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedZset } from '@/lib/asynq/testutil/seed';
-import { ServeMux, type Server } from '@/lib/asynq/worker';
+import { ServeMux } from '@/lib/asynq/worker';
 import { deleteExpiredCompleted, forwardIfReady } from '@/lib/asynq/worker/rdb/delayed';
-import { openTestRedis } from '../../support/test-redis';
-import { nowSec, readTask, startTestServer, stateOf, waitFor } from './helpers';
+import { useTestRedis } from '../../support/test-redis';
+import { nowSec, readTask, startTestServer, stateOf, useServers, waitFor } from './helpers';
 
 const DB = 33;
-let redis: Redis;
-const servers: Server[] = [];
-
-beforeAll(async () => {
-  redis = await openTestRedis(DB);
-});
-afterAll(async () => {
-  await redis.quit();
-});
-beforeEach(async () => {
-  await redis.flushdb();
-});
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.shutdown();
-});
+const redis = await useTestRedis(DB);
+const servers = useServers();
 
 describe('forwarder', () => {
   it('moves due scheduled and retry tasks to pending with pending_since in ns, grouped ones to their group', async () => {

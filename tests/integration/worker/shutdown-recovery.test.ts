@@ -6,32 +6,18 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueTask } from '@/lib/asynq/client/enqueue';
 import * as k from '@/lib/asynq/keys';
-import { ServeMux, type Server } from '@/lib/asynq/worker';
+import { ServeMux } from '@/lib/asynq/worker';
 import { resolveConfig } from '@/lib/asynq/worker/config';
 import { recover } from '@/lib/asynq/worker/recoverer';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
-import { readTask, startTestServer, stateOf, waitFor } from './helpers';
+import { testRedisUrl, useTestRedis } from '../../support/test-redis';
+import { readTask, startTestServer, stateOf, useServers, waitFor } from './helpers';
 
 const DB = 32;
-let redis: Redis;
-const servers: Server[] = [];
-
-beforeAll(async () => {
-  redis = await openTestRedis(DB);
-});
-afterAll(async () => {
-  await redis.quit();
-});
-beforeEach(async () => {
-  await redis.flushdb();
-});
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.shutdown();
-});
+const redis = await useTestRedis(DB);
+const servers = useServers();
 
 /** A clock `ms` ahead: the recoverer then sees leases as long expired. */
 const ahead = (ms: number) => ({ now: () => new Date(Date.now() + ms) });
