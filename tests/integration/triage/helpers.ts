@@ -8,13 +8,14 @@
  */
 import type { Redis as RedisClient } from 'ioredis';
 import { Redis } from 'ioredis';
-import { afterAll, inject } from 'vitest';
+import { afterAll, beforeEach, inject } from 'vitest';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { encodeServerInfo } from '@/lib/asynq/codec';
 import * as k from '@/lib/asynq/keys';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedZset } from '@/lib/asynq/testutil/seed';
 import type { TaskMessage } from '@/lib/asynq/types';
+import { forgetTriageScans } from '@/lib/server/triage-jobs';
 import { callRoute, type Handler } from '../../support/call-route';
 
 let own: Promise<RunningRedis> | undefined;
@@ -40,6 +41,23 @@ export async function openTriageRedis(db: number): Promise<TriageRedis> {
   await redis.flushdb();
   process.env.REDIS_URL = url;
   return { redis, port, url };
+}
+
+/**
+ * The three scan test files' set-up in one line: a flushed connection on `db` with REDIS_URL
+ * pointing the routes at it, and every test starting on an empty database with no scan kept.
+ */
+export async function useTriageRedis(db: number): Promise<RedisClient> {
+  const { redis } = await openTriageRedis(db);
+  afterAll(async () => {
+    forgetTriageScans();
+    await redis.quit();
+  });
+  beforeEach(async () => {
+    forgetTriageScans();
+    await redis.flushdb();
+  });
+  return redis;
 }
 
 afterAll(async () => {

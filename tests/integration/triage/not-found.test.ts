@@ -3,8 +3,7 @@
  * counts, waiting tasks, listening servers, signatures, the queue filter, partial answers, and
  * the not-found archive a real (TypeScript) worker writes.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as nf from '@/app/api/handler-not-found/route';
 import * as failures from '@/app/api/failures/route';
 import * as patterns from '@/app/api/routing/patterns/route';
@@ -14,22 +13,10 @@ import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { forgetTriageScans } from '@/lib/server/triage-jobs';
 import { startTestServer } from '../worker/helpers';
-import { get, notFoundError, nowSec, openTriageRedis, seedFailed, seedServer } from './helpers';
+import { get, notFoundError, nowSec, useTriageRedis, seedFailed, seedServer } from './helpers';
 
 const DB = 70;
-let redis: Redis;
-
-beforeAll(async () => {
-  ({ redis } = await openTriageRedis(DB));
-});
-afterAll(async () => {
-  forgetTriageScans();
-  await redis.quit();
-});
-beforeEach(async () => {
-  forgetTriageScans();
-  await redis.flushdb();
-});
+const redis = await useTriageRedis(DB);
 
 const iso = (s: number) => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 

@@ -3,31 +3,17 @@
  * back to pending (JSON and NDJSON progress), with the mutation guards, and what happens to a
  * task that leaves its state between finding and moving.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as rerun from '@/app/api/handler-not-found/rerun/route';
 import * as nf from '@/app/api/handler-not-found/route';
 import { rerunNotFound, type RerunProgress } from '@/lib/asynq';
 import * as k from '@/lib/asynq/keys';
-import { forgetTriageScans } from '@/lib/server/triage-jobs';
 import { snapshot } from '../../support/redis-snapshot';
 import { callRoute } from '../../support/call-route';
-import { get, notFoundError, openTriageRedis, postJson, postNdjson, seedFailed } from './helpers';
+import { get, notFoundError, useTriageRedis, postJson, postNdjson, seedFailed } from './helpers';
 
 const DB = 71;
-let redis: Redis;
-
-beforeAll(async () => {
-  ({ redis } = await openTriageRedis(DB));
-});
-afterAll(async () => {
-  forgetTriageScans();
-  await redis.quit();
-});
-beforeEach(async () => {
-  forgetTriageScans();
-  await redis.flushdb();
-});
+const redis = await useTriageRedis(DB);
 
 async function seedMixed() {
   const target: string[] = [];

@@ -1,28 +1,14 @@
 /**
  * GET /api/task-types: every task type present, per queue and state, with counts.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as types from '@/app/api/task-types/route';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
-import { forgetTriageScans } from '@/lib/server/triage-jobs';
-import { get, nowSec, openTriageRedis } from './helpers';
+import { get, nowSec, useTriageRedis } from './helpers';
 
 const DB = 73;
-let redis: Redis;
-
-beforeAll(async () => {
-  ({ redis } = await openTriageRedis(DB));
-});
-afterAll(async () => {
-  forgetTriageScans();
-  await redis.quit();
-});
-beforeEach(async () => {
-  forgetTriageScans();
-  await redis.flushdb();
-});
+const redis = await useTriageRedis(DB);
 
 const zero = { pending: 0, active: 0, scheduled: 0, retry: 0, archived: 0, completed: 0, aggregating: 0 };
 
