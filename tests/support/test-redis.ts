@@ -27,3 +27,13 @@ export async function useTestRedis(db: number, { flushEach = true }: { flushEach
   if (flushEach) beforeEach(() => redis.flushdb());
   return redis;
 }
+
+/** `useTestRedis` for a file whose routes run read-only (ASYNQLENS_READ_ONLY=1) on `db`. */
+export async function useReadOnlyRoutes(db: number): Promise<Redis> {
+  process.env.REDIS_URL = testRedisUrl(db);
+  process.env.ASYNQLENS_READ_ONLY = '1';
+  afterAll(() => {
+    delete process.env.ASYNQLENS_READ_ONLY;
+  });
+  return useTestRedis(db, { flushEach: false });
+}

@@ -1,26 +1,15 @@
 /**
  * ASYNQLENS_READ_ONLY=1: every mutation answers 403 read_only and changes nothing; reads work.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedZset } from '@/lib/asynq/testutil/seed';
 import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { useReadOnlyRoutes } from '../../support/test-redis';
 
 const DB = 4;
-let redis: Redis;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  process.env.ASYNQLENS_READ_ONLY = '1';
-  redis = await openTestRedis(DB);
-});
-afterAll(async () => {
-  delete process.env.ASYNQLENS_READ_ONLY;
-  await redis.quit();
-});
+const redis = await useReadOnlyRoutes(DB);
 
 describe('read-only mode', () => {
   it('refuses every mutation with 403 read_only and still serves reads', async () => {

@@ -2,27 +2,16 @@
  * ASYNQLENS_READ_ONLY=1: releasing a lock and resolving duplicates answer 403 read_only and
  * change nothing, while listing locks and scanning for duplicates (reads) still work.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedLock, seedPending } from '@/lib/asynq/testutil/seed';
 import { callRoute } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { useReadOnlyRoutes } from '../../support/test-redis';
 
 const DB = 54;
-let redis: Redis;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  process.env.ASYNQLENS_READ_ONLY = '1';
-  redis = await openTestRedis(DB);
-});
-afterAll(async () => {
-  delete process.env.ASYNQLENS_READ_ONLY;
-  await redis.quit();
-});
+const redis = await useReadOnlyRoutes(DB);
 
 describe('diagnostics in read-only mode', () => {
   it('refuses the two mutations and serves the reads', async () => {
