@@ -37,6 +37,7 @@ const SETTINGS = {
   'session-secret': ['ASYNQLENS_SESSION_SECRET', 'key that signs session cookies (32+ characters)'],
   'proxy-user-header': ['ASYNQLENS_PROXY_USER_HEADER', 'with --auth proxy: header carrying the user name'],
   'proxy-secret': ['ASYNQLENS_PROXY_SECRET', 'with --auth proxy: secret the proxy sends to prove itself'],
+  audit: ['ASYNQLENS_AUDIT', 'on (default) or off: record every change in the audit log'],
   'metrics-token': ['ASYNQLENS_METRICS_TOKEN', 'bearer token that may read /metrics without a session'],
   'routing-file': ['ASYNQLENS_ROUTING_FILE', 'JSON file of the task patterns your workers register'],
 };

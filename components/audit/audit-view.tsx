@@ -42,7 +42,7 @@ export function AuditView({ result }: { result: Result }) {
             <span>
               {total.toLocaleString('en-US')} {total === 1 ? 'record' : 'records'} kept, newest first
             </span>
-            {!result.enabled && <span className="text-warning">· authentication is off (ASYNQLENS_AUTH=none): nothing new is recorded</span>}
+            {!result.enabled && <span className="text-warning">· recording is off (ASYNQLENS_AUDIT=off): nothing new is recorded</span>}
           </>
         }
       />

@@ -7,6 +7,18 @@ import { getRedis } from './redis';
 export const AUDIT_KEY = 'asynqlens:audit';
 const DEFAULT_MAX = 10_000;
 
+/**
+ * Whether mutations are recorded: ASYNQLENS_AUDIT on (the default) or off. On whatever the
+ * authentication mode: without sign-in the records name `anonymous`, and still say when, what
+ * and how many. Off is for set-ups where Redis must hold asynq's keys only.
+ */
+export function auditEnabled(): boolean {
+  const raw = (process.env.ASYNQLENS_AUDIT ?? '').trim().toLowerCase();
+  if (['', 'on', '1', 'true'].includes(raw)) return true;
+  if (['off', '0', 'false'].includes(raw)) return false;
+  throw new HttpError(500, 'invalid_config', `ASYNQLENS_AUDIT must be on or off (got ${JSON.stringify(raw)})`);
+}
+
 export function auditMax(): number {
   const raw = process.env.ASYNQLENS_AUDIT_MAX?.trim() || String(DEFAULT_MAX);
   const n = Number(raw);

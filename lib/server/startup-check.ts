@@ -1,4 +1,5 @@
 import 'server-only';
+import { auditEnabled, auditMax } from './audit';
 import { describeAuthProblem } from './auth/problem';
 import { env } from './env';
 import { redisTarget } from './redis-target';
@@ -8,6 +9,8 @@ export function configurationProblem(): string | null {
   try {
     env();
     redisTarget();
+    auditEnabled();
+    auditMax();
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }

@@ -23,7 +23,7 @@ const specs: Spec[] = [
       await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit');
       const [op, viewer] = await Promise.all([hashPassword(PASSWORD), hashPassword(PASSWORD)]);
       // No ASYNQLENS_SESSION_SECRET: the per-process secret must be the same in proxy.ts and the routes.
-      const app = await startApp({ ASYNQLENS_AUTH: 'login', ASYNQLENS_USERS: `olga:operator:${op},vic:viewer:${viewer}` });
+      const app = await startApp({ ASYNQLENS_AUTH: 'login', ASYNQLENS_AUDIT: 'on', ASYNQLENS_USERS: `olga:operator:${op},vic:viewer:${viewer}` });
       try {
         const tp = await newPage({ baseUrl: app.url, width: 1280, height: 800 });
         const { page } = tp;

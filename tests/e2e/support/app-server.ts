@@ -37,7 +37,7 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
   const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'asynqlens.mjs'), '--host', '127.0.0.1', '--port', String(port)], {
     cwd: root,
     // Authentication off unless a spec's env turns it on (login.spec.ts).
-    env: { ...process.env, ASYNQLENS_AUTH: 'none', ...env, REDIS_URL: redisUrl, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port) },
+    env: { ...process.env, ASYNQLENS_AUTH: 'none', ASYNQLENS_AUDIT: 'off', ...env, REDIS_URL: redisUrl, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -22,6 +22,7 @@ const cookieOf = (res: { headers: Headers }) => (res.headers.get('set-cookie') ?
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
   process.env.ASYNQLENS_AUTH = 'login';
+  process.env.ASYNQLENS_AUDIT = 'on';
   process.env.ASYNQLENS_SESSION_SECRET = SECRET;
   process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator'], ['victor', 'viewer'], ['tom', 'viewer']]);
   redis = await openTestRedis(DB);

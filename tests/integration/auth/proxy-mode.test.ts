@@ -20,6 +20,7 @@ const VARS = ['ASYNQLENS_AUTH', 'ASYNQLENS_PROXY_USER_HEADER', 'ASYNQLENS_PROXY_
 function proxyMode(extra: Record<string, string> = {}) {
   Object.assign(process.env, {
     ASYNQLENS_AUTH: 'proxy',
+    ASYNQLENS_AUDIT: 'on',
     ASYNQLENS_PROXY_USER_HEADER: 'X-Forwarded-User',
     ASYNQLENS_PROXY_OPERATORS: 'alice, bob',
     ASYNQLENS_PROXY_SECRET: PROXY_SECRET,
@@ -101,12 +102,20 @@ describe('proxy mode', () => {
 });
 
 describe('mode none', () => {
-  it('allows reads and mutations without credentials and records nothing', async () => {
+  it('allows reads and mutations without credentials, recorded as anonymous', async () => {
     process.env.ASYNQLENS_AUTH = 'none';
+    process.env.ASYNQLENS_AUDIT = 'on';
     expect((await callRoute(queues, '/api/queues')).status).toBe(200);
     expect((await doPause({})).status).toBe(200);
     expect(await redis.exists('asynq:{q}:paused')).toBe(1);
+    const [record] = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s) as { user: string; role: string; action: string; count: number });
+    expect(record).toMatchObject({ user: 'anonymous', role: 'operator', action: 'pause-queue', count: 1 });
+    // Off: nothing is recorded.
+    process.env.ASYNQLENS_AUDIT = 'off';
+    await redis.del('asynq:{q}:paused', 'asynqlens:audit');
+    expect((await doPause({})).status).toBe(200);
     expect(await redis.exists('asynqlens:audit')).toBe(0);
+    delete process.env.ASYNQLENS_AUDIT;
     expect((await callRoute(me, '/api/auth/me')).body).toEqual({ user: 'anonymous', role: 'operator', mode: 'none' });
     expect(proxy(new NextRequest('http://localhost/queues/q')).headers.get('x-middleware-next')).toBe('1');
   });

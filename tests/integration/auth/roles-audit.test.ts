@@ -42,6 +42,7 @@ function writeRoutes(): { key: string; handler: Handler; method: string; pattern
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
   process.env.ASYNQLENS_AUTH = 'login';
+  process.env.ASYNQLENS_AUDIT = 'on';
   process.env.ASYNQLENS_SESSION_SECRET = SECRET;
   process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator'], ['victor', 'viewer']]);
   redis = await openTestRedis(DB);
