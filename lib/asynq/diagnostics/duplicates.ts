@@ -11,7 +11,7 @@ import type { TaskState } from '../states';
 import { asArray } from '../reply';
 import { runScript } from '../scripts';
 import { DuplicateGrouper, type DuplicateGroup } from './duplicate-groups';
-import { readTaskFields } from './msg-fields';
+import { readTaskMsg } from '../task-msg-view';
 import { execPipeline } from '../scripts';
 
 /** Every state but active (tasks being processed right now are not worth deduplicating). */
@@ -201,7 +201,7 @@ export function createDuplicateScan(redis: RedisClient, qname: string, opts: Dup
       for (let i = 0; i < items.length; i += 2) {
         const id = items[i];
         const msg = items[i + 1];
-        const fields = Buffer.isBuffer(msg) ? readTaskFields(msg) : null;
+        const fields = Buffer.isBuffer(msg) ? readTaskMsg(msg) : null;
         if (fields === null || !Buffer.isBuffer(id)) progress.skipped++;
         else grouper.add(id, stateIdx, fields.type, fields.payload);
       }

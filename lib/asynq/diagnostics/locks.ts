@@ -10,7 +10,7 @@ import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { lockFindings, type LockFinding, type LockHolder } from './lock-findings';
 import { ALL_LOCKS_PATTERN, lockQueue, parseLockKey, queueLockPattern } from './lock-key';
-import { readTaskFields } from './msg-fields';
+import { readTaskMsg } from '../task-msg-view';
 import { execPipeline } from '../scripts';
 
 /** One unique lock as the listing saw it: its key's parts, its TTL, its holder and the findings. */
@@ -194,11 +194,11 @@ async function readHolders(redis: RedisClient, found: readonly Found[]): Promise
   });
   readable.forEach(({ h }, j) => {
     const bytes = msgs[j]?.[1];
-    const fields = Buffer.isBuffer(bytes) ? readTaskFields(bytes) : null;
+    const fields = Buffer.isBuffer(bytes) ? readTaskMsg(bytes) : null;
     if (!fields) return;
     h.maxRetry = fields.retry;
     h.retried = fields.retried;
-    h.uniqueKey ??= fields.uniqueKey;
+    h.uniqueKey ??= fields.uniqueKeyText;
   });
   return holders;
 }

@@ -8,7 +8,7 @@ import type { TaskState } from '../states';
 import type { SearchFilter } from './filter';
 import { readsMessage } from './filter';
 import { compileJsonFields, jsonFieldsMatch } from './json-field';
-import { headerValue, readSearchFields, type SearchFields } from './msg-reader';
+import { readTaskMsg, type TaskMsgView } from '../task-msg-view';
 
 /** One task as the scanner read it. */
 export interface ScanRow {
@@ -22,12 +22,12 @@ export interface ScanRow {
 
 export type RowPredicate = (row: ScanRow, nowSec: number) => boolean;
 
-type MsgCheck = (f: SearchFields) => boolean;
+type MsgCheck = (f: TaskMsgView) => boolean;
 
 const sec = (d: Date) => d.getTime() / 1000;
 
 /** `after` ≤ t < `before`, where t = 0 means "never" and matches no window. */
-function window(get: (f: SearchFields) => number, after?: Date, before?: Date): MsgCheck | null {
+function window(get: (f: TaskMsgView) => number, after?: Date, before?: Date): MsgCheck | null {
   if (!after && !before) return null;
   const lo = after ? sec(after) : -Infinity;
   const hi = before ? sec(before) : Infinity;
@@ -42,7 +42,10 @@ function msgChecks(filter: SearchFilter): MsgCheck[] {
   const types = (filter.types ?? []).map((t) => Buffer.from(t));
   const prefixes = (filter.typePrefixes ?? []).map((t) => Buffer.from(t));
   if (types.length || prefixes.length) {
-    checks.push((f) => types.some((t) => f.type.equals(t)) || prefixes.some((p) => f.type.length >= p.length && f.type.subarray(0, p.length).equals(p)));
+    checks.push((f) => {
+      const type = f.type;
+      return types.some((t) => type.equals(t)) || prefixes.some((p) => type.length >= p.length && type.compare(p, 0, p.length, 0, p.length) === 0);
+    });
   }
   if (filter.minRetried !== undefined) {
     const n = filter.minRetried;
@@ -53,16 +56,19 @@ function msgChecks(filter: SearchFilter): MsgCheck[] {
   for (const [key, value] of Object.entries(filter.headers ?? {})) {
     const k = Buffer.from(key);
     const v = Buffer.from(value);
-    checks.push((f) => headerValue(f.headerEntries, k)?.equals(v) === true);
+    checks.push((f) => f.header(k)?.equals(v) === true);
   }
   if (filter.errorContains !== undefined) {
     const needle = Buffer.from(filter.errorContains);
-    checks.push((f) => f.errorMsg.length > 0 && f.errorMsg.indexOf(needle) !== -1);
+    checks.push((f) => f.errorEnd > f.errorStart && f.errorMsg.indexOf(needle) !== -1);
   }
   if (filter.payloadContains !== undefined) {
     const needle = Buffer.from(filter.payloadContains);
     // Text payloads only: the UTF-8 check runs on hits alone, so misses stay a memchr.
-    checks.push((f) => f.payload.indexOf(needle) !== -1 && isUtf8(f.payload));
+    checks.push((f) => {
+      const payload = f.payload;
+      return payload.indexOf(needle) !== -1 && isUtf8(payload);
+    });
   }
   const fields = compileJsonFields(filter.payloadFields ?? []);
   if (fields.length) checks.push((f) => jsonFieldsMatch(f.payload, fields));
@@ -92,7 +98,7 @@ export function compilePredicate(filter: SearchFilter): RowPredicate {
     if (nextRun && !nextRun(row, nowSec)) return false;
     if (!needsMsg) return true;
     if (row.msg === null) return false;
-    const f = readSearchFields(row.msg);
+    const f = readTaskMsg(row.msg);
     if (f === null) return false;
     for (const c of checks) if (!c(f)) return false;
     return true;

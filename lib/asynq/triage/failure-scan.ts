@@ -9,7 +9,7 @@ import { queueNotFound } from '../errors';
 import { listQueueNames } from '../inspector/queues';
 import * as k from '../keys';
 import { FailureGroups, type FailedState } from './failure-groups';
-import { readFailureFields, readTaskType } from './msg-reader';
+import { readTaskMsg } from '../task-msg-view';
 import { forEachSlice, listSources, sizeSources, type Slice, type Source } from './slices';
 
 /** What a failure scan reads. */
@@ -86,9 +86,9 @@ export function createFailureScan(redis: RedisClient, opts: FailureScanOptions =
     return (s: Slice) => {
       s.ids.forEach((id, i) => {
         const msg = s.msgs[i];
-        const f = msg ? readFailureFields(msg) : null;
+        const f = msg ? readTaskMsg(msg) : null;
         if (f === null) p.skipped++;
-        else groups.add({ queue: src.queue, id, state: src.state as FailedState, ...f });
+        else groups.add({ queue: src.queue, id, state: src.state as FailedState, type: f.typeText, retried: f.retried, errorMsg: f.errorText, lastFailedAt: f.lastFailedAt });
       });
       p.scanned += s.ids.length;
     };
@@ -110,7 +110,7 @@ export function createFailureScan(redis: RedisClient, opts: FailureScanOptions =
       const field = src.state as 'pending' | 'scheduled';
       await forEachSlice(redis, src, (s) => {
         for (const msg of s.msgs) {
-          const type = msg ? readTaskType(msg) : null;
+          const type = msg ? (readTaskMsg(msg)?.typeText ?? null) : null;
           const g = type === null ? undefined : types.get(type);
           if (g) g[field]++;
         }

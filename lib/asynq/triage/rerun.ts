@@ -7,7 +7,7 @@ import type { AsynqError } from '../errors';
 import { assertQueue } from '../mutations/task-actions';
 import { bulkByIds } from '../mutations/bulk';
 import type { FailedState } from './failure-groups';
-import { readFailureFields } from './msg-reader';
+import { readTaskMsg } from '../task-msg-view';
 import { isHandlerNotFoundError } from './not-found';
 import { forEachSlice, listSources, sizeSources } from './slices';
 
@@ -52,8 +52,8 @@ async function findIds(redis: RedisClient, qname: string, taskType: string, stat
   await forEachSlice(redis, src!, (s) => {
     s.ids.forEach((id, i) => {
       const msg = s.msgs[i];
-      const f = msg ? readFailureFields(msg) : null;
-      if (f && f.type === taskType && isHandlerNotFoundError(f.errorMsg, taskType)) ids.push(id);
+      const f = msg ? readTaskMsg(msg) : null;
+      if (f && f.typeText === taskType && isHandlerNotFoundError(f.errorText, taskType)) ids.push(id);
     });
     done += s.ids.length;
     opts.onProgress?.({ phase: 'scanning', state, done: Math.min(done, total), total: Math.max(total, done) });

@@ -8,7 +8,7 @@ import { listQueueNames } from '../inspector/queues';
 import * as k from '../keys';
 import { TASK_STATES, type TaskState } from '../states';
 import { byText } from './compare';
-import { readTaskType } from './msg-reader';
+import { readTaskMsg } from '../task-msg-view';
 import { forEachSlice, listSources, sizeSources, type Source } from './slices';
 
 /** Distinct (queue, type) pairs tracked; tasks of further pairs are only counted. */
@@ -100,7 +100,7 @@ export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {
     for (const src of sources!) {
       await forEachSlice(redis, src, (s) => {
         for (const msg of s.msgs) {
-          const type = msg ? readTaskType(msg) : null;
+          const type = msg ? (readTaskMsg(msg)?.typeText ?? null) : null;
           if (type === null) r.skipped++;
           else count(src, type);
         }

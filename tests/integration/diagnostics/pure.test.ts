@@ -1,16 +1,15 @@
 /**
- * The diagnostics' pure parts: lock keys, findings and their wording, the protobuf field
- * reader, the volatile-field canonical form and the grouper. No Redis.
+ * The diagnostics' pure parts: lock keys, findings and their wording, the volatile-field
+ * canonical form and the grouper. No Redis. The msg reader is tested in
+ * tests/unit/asynq/task-msg-view.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeTaskMessage } from '@/lib/asynq/codec';
 import { DuplicateGrouper } from '@/lib/asynq/diagnostics/duplicate-groups';
 import { lockFindings, retriesEndEstimate, type LockHolder } from '@/lib/asynq/diagnostics/lock-findings';
 import { escapeGlob, lockQueue, parseLockKey, queueLockPattern } from '@/lib/asynq/diagnostics/lock-key';
-import { readTaskFields } from '@/lib/asynq/diagnostics/msg-fields';
 import { canonicalize, isVolatileName } from '@/lib/asynq/diagnostics/volatile-fields';
 import { uniqueKey } from '@/lib/asynq/keys';
-import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
+import { json } from '@/lib/asynq/testutil/factories';
 
 const NOW = new Date('2026-11-30T03:00:00Z');
 const holder = (over: Partial<LockHolder>): LockHolder => ({
@@ -82,22 +81,6 @@ describe('lock findings', () => {
     const f = lockFindings({ key, pttlMs: -1, holder: holder({ state: null }), now: NOW });
     expect(f.map((x) => x.code)).toEqual(['orphaned', 'no_expiry']);
     expect(f[0]!.message).toContain('until the lock is deleted');
-  });
-});
-
-describe('readTaskFields', () => {
-  it('reads what the full decoder reads, negative numbers included', () => {
-    const m = newTaskMessage({ type: 'a:b', queue: 'q', payload: json({ x: 1 }), retry: 7, retried: 3, uniqueKey: 'asynq:{q}:unique:a:b:x', lastFailedAt: 1_700_000_000, headers: { h: 'v' } });
-    const f = readTaskFields(Buffer.from(encodeTaskMessage(m)))!;
-    expect([f.type.toString(), f.payload.toString(), f.retry, f.retried, f.uniqueKey, f.lastFailedAt]).toEqual(['a:b', '{"x":1}', 7, 3, m.uniqueKey, 1_700_000_000]);
-    expect(readTaskFields(Buffer.from(encodeTaskMessage({ ...m, retry: -1 })))!.retry).toBe(-1);
-  });
-
-  it('rejects truncated and malformed bytes', () => {
-    const bytes = Buffer.from(encodeTaskMessage(newTaskMessage({ type: 't', payload: json({ long: 'x'.repeat(50) }) })));
-    expect(readTaskFields(bytes.subarray(0, 10))).toBeNull();
-    expect(readTaskFields(Buffer.from([0x0f]))).toBeNull(); // wire type 7
-    expect(readTaskFields(Buffer.alloc(0))).toEqual(expect.objectContaining({ retry: 0 }));
   });
 });
 

@@ -1,40 +1,12 @@
 /**
- * The search's pure parts, no Redis: the light msg reader against the full codec, the JSON
- * field byte pre-checks against a plain parse (they may only ever skip a parse, never change
- * an answer), and the cursor's wire form.
+ * The search's pure parts, no Redis: the JSON field byte pre-checks against a plain parse
+ * (they may only ever skip a parse, never change an answer), and the cursor's wire form.
+ * The msg reader is tested in tests/unit/asynq/task-msg-view.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeTaskMessage } from '@/lib/asynq/codec';
 import { decodeCursor, encodeCursor } from '@/lib/asynq/search/cursor';
 import { filterFingerprint } from '@/lib/asynq/search/filter';
 import { compileJsonFields, jsonFieldsMatch } from '@/lib/asynq/search/json-field';
-import { headerValue, readSearchFields } from '@/lib/asynq/search/msg-reader';
-import { newTaskMessage } from '@/lib/asynq/testutil/factories';
-
-describe('readSearchFields', () => {
-  it('reads what the full codec encodes, headers included', () => {
-    const m = newTaskMessage({
-      type: 'email:welcome', payload: Buffer.from([0, 1, 2, 255]), retried: 300, errorMsg: 'timeout: ünïcode',
-      lastFailedAt: 1_800_000_000, completedAt: 1_800_000_123, uniqueKey: 'asynq:{q}:unique:x', groupKey: 'g',
-      headers: { tenant: 'acme', '': 'empty key', 'x-long': 'v'.repeat(300) },
-    });
-    const f = readSearchFields(Buffer.from(encodeTaskMessage(m)))!;
-    expect(f.type.toString()).toBe('email:welcome');
-    expect([...f.payload]).toEqual([0, 1, 2, 255]);
-    expect(f).toMatchObject({ retried: 300, lastFailedAt: 1_800_000_000, completedAt: 1_800_000_123 });
-    expect(f.errorMsg.toString()).toBe('timeout: ünïcode');
-    expect(headerValue(f.headerEntries, Buffer.from('tenant'))?.toString()).toBe('acme');
-    expect(headerValue(f.headerEntries, Buffer.from(''))?.toString()).toBe('empty key');
-    expect(headerValue(f.headerEntries, Buffer.from('x-long'))?.toString()).toBe('v'.repeat(300));
-    expect(headerValue(f.headerEntries, Buffer.from('missing'))).toBeNull();
-  });
-
-  it('refuses bytes that are not a protobuf message', () => {
-    expect(readSearchFields(Buffer.from([0x0a, 0x05, 0x61]))).toBeNull(); // length past the end
-    expect(readSearchFields(Buffer.from([0x0f]))).toBeNull(); // wire type 7
-    expect(readSearchFields(Buffer.from('{"json":"not protobuf"}'))).toBeNull();
-  });
-});
 
 describe('JSON field conditions', () => {
   const match = (payload: string, path: string, value: string) =>

@@ -1,12 +1,9 @@
 /**
- * The pure parts of triage, without Redis: error signatures, the msg field reader against the
- * codec, not-found recognition and the routing explanation.
+ * The pure parts of triage, without Redis: error signatures, not-found recognition and the
+ * routing explanation. The msg reader is tested in tests/unit/asynq/task-msg-view.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { errorSignature, explainRoutes, goQuoteExact, isHandlerNotFoundError } from '@/lib/asynq';
-import { encodeTaskMessage } from '@/lib/asynq/codec';
-import { newTaskMessage } from '@/lib/asynq/testutil/factories';
-import { readFailureFields, readTaskType } from '@/lib/asynq/triage/msg-reader';
 
 describe('errorSignature', () => {
   it.each([
@@ -31,25 +28,6 @@ describe('errorSignature', () => {
     const long = errorSignature('x'.repeat(10_000));
     expect(long.length).toBe(501);
     expect(long.endsWith('…')).toBe(true);
-  });
-});
-
-describe('msg field reader', () => {
-  it('reads what the codec wrote, for small and large messages', () => {
-    for (const payload of [new Uint8Array(), Buffer.alloc(100_000, 7)]) {
-      const m = newTaskMessage({ type: 'report:new', payload, retried: 7, errorMsg: 'handler not found for task "report:new"', lastFailedAt: 1_790_000_000, headers: { a: 'b' } });
-      const bytes = Buffer.from(encodeTaskMessage(m));
-      expect(readFailureFields(bytes)).toEqual({ type: 'report:new', retried: 7, errorMsg: m.errorMsg, lastFailedAt: 1_790_000_000 });
-      expect(readTaskType(bytes)).toBe('report:new');
-    }
-  });
-
-  it('answers null for bytes that are not a message, and "" for a message without a type', () => {
-    expect(readFailureFields(Buffer.from([0xff, 0xff]))).toBeNull();
-    expect(readFailureFields(Buffer.from([0x0a, 0x05, 0x61]))).toBeNull();
-    expect(readTaskType(Buffer.from([0x0f]))).toBeNull();
-    expect(readTaskType(Buffer.from(encodeTaskMessage(newTaskMessage({ type: '' }))))).toBe('');
-    expect(readFailureFields(Buffer.alloc(0))).toEqual({ type: '', retried: 0, errorMsg: '', lastFailedAt: 0 });
   });
 });
 
