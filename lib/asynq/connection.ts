@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
-import { baseRedisOptions, createRedis, guardConnection } from './redis';
+import { baseRedisOptions, createRedis, guardConnection, NotSentError, ReplyLostError } from './redis';
 
 export interface HostPort {
   host: string;
@@ -153,8 +153,14 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
         scaleReads: 'master',
         // Fail a command after one redirection storm instead of retrying for seconds.
         maxRedirections: 4,
-        retryDelayOnFailover: 200,
-        retryDelayOnClusterDown: 200,
+        // No waiting retries when a master is gone: ioredis would retry a command whose node
+        // connection closed (or that met CLUSTERDOWN) every 200 ms on a random node, which
+        // answers MOVED back to the dead one, for up to 4 × 200 ms, and then report "Too many
+        // Cluster redirections" (a 500). A failover takes at least cluster-node-timeout (seconds),
+        // so the retries never ride one out; the request answers 503 at once instead, and the
+        // next one follows the MOVED to a promoted replica or reconnects to the restarted master.
+        retryDelayOnFailover: 0,
+        retryDelayOnClusterDown: 0,
         slotsRefreshTimeout: 2000,
         clusterRetryStrategy: (times: number) => Math.min(times * 200, 2000),
         redisOptions: { ...pickNodeOptions(nodeOptions), ...auth, ...name, ...(tls ? { tls } : {}) },
@@ -165,10 +171,48 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
       const cluster = new Cluster(target.nodes, options);
       // ioredis makes the node connections itself: each gets the same drop handling as a plain
       // connection (a lost reply fails at once and is never resent).
-      cluster.on('+node', (node: Redis) => guardConnection(node));
+      cluster.on('+node', (node: Redis) => guardClusterNode(node));
+      // A node whose connection closed leaves the pool, but the slot map still names it, so the
+      // next command for its slots would go to a random master, meet MOVED back to it and fail
+      // (a pipeline does not reconnect on MOVED). Refreshing the slot map puts a fresh, lazy
+      // connection to it back in the pool: while it is down, requests fail at once on a refused
+      // connect; once it is back, the first request succeeds. Cost: one CLUSTER SLOTS to a
+      // healthy master per closed node connection, i.e. per request that met the dead master.
+      cluster.on('-node', () => {
+        if (cluster.status === 'ready') cluster.refreshSlotsCache();
+      });
       return cluster;
     }
   }
+}
+
+/** The private ioredis member guardClusterNode wraps (present in ioredis 5.x). */
+interface Flushable {
+  flushQueue(error: Error, options?: { offlineQueue?: boolean; commandQueue?: boolean }): void;
+}
+
+/**
+ * {@link guardConnection} for a cluster node, plus one thing only node connections need:
+ * ioredis never reconnects a node (the cluster makes a new connection when it needs one), so
+ * when a node's socket closes it ends the connection and fails every command on it with
+ * "Connection is closed." before any listener runs, written or not. Those are told apart
+ * here as for a plain connection: a written command's reply was lost (it may have run), an
+ * unwritten one was not sent. Neither is retried: the cluster retries only "Connection is
+ * closed." (and not at all with retryDelayOnFailover 0).
+ */
+function guardClusterNode(node: Redis): Redis {
+  guardConnection(node);
+  const q = node as unknown as Flushable;
+  const flush = q.flushQueue.bind(node);
+  q.flushQueue = (error, options) => {
+    if (options === undefined && error.message === 'Connection is closed.' && node.status === 'end') {
+      flush(new ReplyLostError(), { offlineQueue: false });
+      flush(new NotSentError('connection to Redis closed before the command was sent'), { commandQueue: false });
+      return;
+    }
+    flush(error, options);
+  };
+  return node;
 }
 
 /** The settings of a plain connection that make sense for every cluster node. */

@@ -1,12 +1,15 @@
 /**
  * A private three-master Redis Cluster for the cluster suites: three redis-server processes
  * (each started by scripts/support/redis-server.ts, so each is detached, parent-death-signalled,
- * in its own temp dir, without persistence, and killed when this process exits), with the 16384
+ * in a temp dir of its own, without persistence, and killed when this process exits), with the 16384
  * slots split evenly, joined with CLUSTER MEET, and ready once every node reports
  * `cluster_state:ok` and all of them agree on the slot map. No replicas: the suites test where
  * keys live, not failover. Start-up takes well under a second.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
 import { startRedisServer, type RunningRedis } from '../../scripts/support/redis-server';
 
@@ -19,6 +22,13 @@ export interface RunningCluster {
   client(): Cluster;
   /** One plain connection per master, in slot order (the caller quits them). */
   masters(): Redis[];
+  /**
+   * SIGKILLs master `i` (a crash: no shutdown, clients see a reset). Its dir and nodes.conf stay,
+   * so {@link RunningCluster.restart} brings back the same node: same id, slots and epoch.
+   */
+  kill(i: number): Promise<void>;
+  /** Starts master `i` again on its port and dir; resolves once it answers PING (not once the cluster agrees). */
+  restart(i: number): Promise<void>;
   /** Stops every node and removes its files. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -43,13 +53,27 @@ function slotRanges(masters: number): [number, number][] {
   return Array.from({ length: masters }, (_, i) => [Math.floor((i * SLOTS) / masters), Math.floor(((i + 1) * SLOTS) / masters) - 1]);
 }
 
-async function startNode(label: string): Promise<RunningRedis & { busPort: number }> {
+interface Node {
+  server: RunningRedis;
+  busPort: number;
+  /** Ours, not the server's: a killed node keeps its nodes.conf here for a restart. */
+  dir: string;
+  label: string;
+  extra: string[];
+}
+
+const nodeArgs = (busPort: number) => ['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-node-timeout', '5000', '--appendonly', 'no', '--save', ''];
+
+async function startNode(label: string, extra: string[]): Promise<Node> {
   const busPort = await freePort();
-  const server = await startRedisServer({
-    label,
-    args: ['--cluster-enabled', 'yes', '--cluster-port', String(busPort), '--cluster-node-timeout', '5000', '--appendonly', 'no', '--save', ''],
-  });
-  return Object.assign(server, { busPort });
+  const dir = await mkdtemp(join(tmpdir(), `asynqlens-redis-${label.replace(/[^\w.-]/g, '_')}-`));
+  try {
+    const server = await startRedisServer({ label, dir, args: [...nodeArgs(busPort), ...extra] });
+    return { server, busPort, dir, label, extra };
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /** One line per slot range: `start-end owner:port`, sorted, for comparing nodes' views. */
@@ -72,21 +96,28 @@ async function waitForAgreement(conns: Redis[]): Promise<void> {
   throw new Error(`Redis Cluster did not converge within ${READY_TIMEOUT_MS / 1000} s (${last})`);
 }
 
-/** Starts the cluster; see the module comment. */
-export async function startRedisCluster(opts: { masters?: number; label?: string } = {}): Promise<RunningCluster> {
+/**
+ * Starts the cluster; see the module comment. `args` are extra redis-server arguments for every
+ * node (e.g. `--appendonly yes` for a suite that restarts a node and needs its data back).
+ */
+export async function startRedisCluster(opts: { masters?: number; label?: string; args?: string[] } = {}): Promise<RunningCluster> {
   const masters = opts.masters ?? 3;
   const label = opts.label ?? 'cluster';
-  const servers = await Promise.all(Array.from({ length: masters }, (_, i) => startNode(`${label}-${i}`)));
-  const stop = async () => void (await Promise.all(servers.map((s) => s.stop())));
+  const started = await Promise.all(Array.from({ length: masters }, (_, i) => startNode(`${label}-${i}`, opts.args ?? [])));
+  const servers = started.map((n) => n.server);
+  const stop = async () => {
+    await Promise.all(started.map((n) => n.server.stop()));
+    await Promise.all(started.map((n) => rm(n.dir, { recursive: true, force: true })));
+  };
   const conns = servers.map((s) => new Redis(s.port, s.host, { maxRetriesPerRequest: 1, lazyConnect: false }));
   try {
     const ranges = slotRanges(masters);
     // Distinct config epochs up front: otherwise the nodes first resolve an epoch collision.
     await Promise.all(conns.map((c, i) => c.call('CLUSTER', 'SET-CONFIG-EPOCH', String(i + 1))));
     await Promise.all(conns.map((c, i) => c.call('CLUSTER', 'ADDSLOTSRANGE', String(ranges[i]![0]), String(ranges[i]![1]))));
-    for (const s of servers.slice(1)) {
+    for (const { server: s, busPort } of started.slice(1)) {
       // The bus port must be named: without it MEET assumes port + 10000.
-      await conns[0]!.call('CLUSTER', 'MEET', s.host, String(s.port), String(s.busPort));
+      await conns[0]!.call('CLUSTER', 'MEET', s.host, String(s.port), String(busPort));
     }
     await waitForAgreement(conns);
   } catch (err) {
@@ -106,6 +137,11 @@ export async function startRedisCluster(opts: { masters?: number; label?: string
         { redisOptions: { maxRetriesPerRequest: 1 } },
       ),
     masters: () => servers.map((s) => new Redis(s.port, s.host, { maxRetriesPerRequest: 1 })),
+    kill: (i) => started[i]!.server.kill(),
+    restart: async (i) => {
+      const n = started[i]!;
+      n.server = await startRedisServer({ label: n.label, dir: n.dir, port: n.server.port, args: [...nodeArgs(n.busPort), ...n.extra] });
+    },
     stop: () => (stopping ??= stop()),
   };
 }

@@ -1,7 +1,9 @@
 /**
  * Queue listing and statistics.
  */
+import type { Cluster } from 'ioredis';
 import { assertQueueSlot, isCluster, queueSlot, queueSlotProblem, type RedisClient } from '../topology';
+import { explainRedirect, isUnreachable } from '../unavailable';
 import { queueNotFound, invalidArgument } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
@@ -14,7 +16,9 @@ const DAY_MS = 86_400_000;
 
 /** Every queue name in `asynq:queues`, sorted. One round trip (SMEMBERS). */
 export async function listQueueNames(redis: RedisClient): Promise<string[]> {
-  const names = await redis.smembersBuffer(k.ALL_QUEUES);
+  const names = await redis.smembersBuffer(k.ALL_QUEUES).catch((err: unknown) => {
+    throw explainRedirect(err);
+  });
   return names.map((b) => b.toString('utf8')).sort();
 }
 
@@ -107,9 +111,12 @@ export async function listQueueStats(redis: RedisClient, now: Date): Promise<Que
  * slots: the queues are grouped by slot and each group is one script call, all sent at once.
  * Round trips: SMEMBERS, then one per distinct queue slot (at most one per queue), concurrent.
  * A queue whose keys do not share a slot (see queueSlotProblem) is a row with `problem` set
- * rather than a failure of the whole list.
+ * rather than a failure of the whole list, and so is a queue whose master cannot be reached
+ * (down, its connection refused or lost): the queues of the healthy masters are still shown.
+ * A master that is stalled (timeout) or a cluster that refuses (CLUSTERDOWN) still fails the
+ * whole list: those say something about all of Redis, and the request reports it.
  */
-async function listQueueStatsBySlot(redis: RedisClient, names: string[], now: Date): Promise<QueueStats[]> {
+async function listQueueStatsBySlot(redis: Cluster, names: string[], now: Date): Promise<QueueStats[]> {
   const bySlot = new Map<number, string[]>();
   const rows = new Map<string, QueueStats>();
   for (const q of names) {
@@ -118,9 +125,19 @@ async function listQueueStatsBySlot(redis: RedisClient, names: string[], now: Da
     else bySlot.set(queueSlot(q), [...(bySlot.get(queueSlot(q)) ?? []), q]);
   }
   await Promise.all(
-    [...bySlot.values()].map(async (qs) => {
+    [...bySlot].map(async ([slot, qs]) => {
       const keys = qs.flatMap((q) => statsKeys(q, now));
-      const reply = asArray(await runScript(redis, 'queueStats', keys, statsArgs(qs)), 'queueStats');
+      let reply: unknown[];
+      try {
+        reply = asArray(await runScript(redis, 'queueStats', keys, statsArgs(qs)), 'queueStats');
+      } catch (err) {
+        if (!isUnreachable(err)) throw err;
+        // The slot map names the master even while its connection is down.
+        const node = redis.slots[slot]?.[0] ?? `the master of slot ${slot}`;
+        const why = err instanceof Error ? `: ${err.message}` : '';
+        for (const q of qs) rows.set(q, problemRow(q, `node ${node} unreachable${why}`, now));
+        return;
+      }
       qs.forEach((q, i) => rows.set(q, toQueueStats(q, asArray(reply[i], 'queueStats row'), now)));
     }),
   );

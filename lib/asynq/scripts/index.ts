@@ -4,9 +4,10 @@
  * decode would corrupt.
  */
 import { createHash } from 'node:crypto';
-import type { ChainableCommander } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { crossSlot, execSlotPipelines, type SlotPipelineOptions } from '../slot-pipeline';
-import { isCluster, keySlot, masterNodes, type RedisClient } from '../topology';
+import { isCluster, keySlot, masterNodes, nodeForSlot, type RedisClient } from '../topology';
+import { explainRedirect, isUnavailable } from '../unavailable';
 import { LUA_SCRIPTS } from './registry.gen';
 
 export type ScriptName = keyof typeof LUA_SCRIPTS;
@@ -44,8 +45,10 @@ export async function runScript(
   try {
     return await redis.callBuffer('EVALSHA', SHAS[name], n, ...keys, ...args);
   } catch (err) {
-    if (!isNoScript(err)) throw err;
-    return redis.callBuffer('EVAL', LUA_SCRIPTS[name].lua, n, ...keys, ...args);
+    if (!isNoScript(err)) throw explainRedirect(err);
+    return redis.callBuffer('EVAL', LUA_SCRIPTS[name].lua, n, ...keys, ...args).catch((e: unknown) => {
+      throw explainRedirect(e);
+    });
   }
 }
 
@@ -74,6 +77,44 @@ function record(build: (p: ChainableCommander) => void): RecordedCall[] {
   return calls;
 }
 
+/** SHA → name of every script, to know which script a NOSCRIPT reply was about. */
+const BY_SHA = new Map((Object.keys(SHAS) as ScriptName[]).map((name) => [SHAS[name], name]));
+
+/**
+ * Loads the scripts of the calls that answered NOSCRIPT into the servers that run them: the
+ * client itself, or on a cluster the master of each call's slot, and no other: another master
+ * may be down, and a healthy master's reads must not fail on it. One SCRIPT LOAD per server
+ * and script, concurrent. `fallback` names the scripts of a call whose SHA is not ours.
+ */
+async function loadScripts(redis: RedisClient, missing: readonly RecordedCall[], fallback: readonly ScriptName[]): Promise<void> {
+  const loads = new Map<Redis, Set<ScriptName>>();
+  for (const [, args] of missing) {
+    const name = BY_SHA.get(String(args[1]));
+    const firstKey = Number(args[2]) > 0 ? String(args[3]) : undefined;
+    const nodes = !isCluster(redis) ? [redis] : firstKey === undefined ? await masterNodes(redis) : [await nodeForSlot(redis, keySlot(firstKey))];
+    for (const node of nodes) {
+      if (!node) continue;
+      const names = loads.get(node) ?? new Set<ScriptName>();
+      for (const n of name ? [name] : fallback) names.add(n);
+      loads.set(node, names);
+    }
+  }
+  await Promise.all([...loads].flatMap(([node, names]) => [...names].map((n) => node.script('LOAD', LUA_SCRIPTS[n].lua))));
+}
+
+/**
+ * The first reply whose error says Redis could not serve the command (unreachable, stalled,
+ * refusing). The pipeline then fails as a whole with it: callers read replies by position, and
+ * a membership check that failed on a down node must not read as "queue not found".
+ */
+function unavailableError(replies: readonly [Error | null, unknown][]): Error | null {
+  for (const [err] of replies) {
+    const explained = explainRedirect(err);
+    if (explained instanceof Error && isUnavailable(explained)) return explained;
+  }
+  return null;
+}
+
 function replay(calls: readonly RecordedCall[]): (p: ChainableCommander) => void {
   return (p) => {
     const target = p as unknown as Record<string, (...args: unknown[]) => unknown>;
@@ -85,10 +126,13 @@ function replay(calls: readonly RecordedCall[]): (p: ChainableCommander) => void
  * Sends a pipeline and returns each command's reply or error, in build order. One round trip
  * on a single Redis; on a cluster one per slot the commands touch, sent concurrently (see
  * slot-pipeline.ts). When a script in it was unknown to Redis (a fresh or restarted Redis),
- * the scripts are loaded (into every master of a cluster) and only the commands that answered
- * NOSCRIPT are sent again: a NOSCRIPT reply means that command did not run, while every other
- * command of the pipeline did, and must not run twice (a batch mixing a cached and an uncached
- * script would otherwise write its first tasks twice, or report them as ID conflicts).
+ * the scripts are loaded (on a cluster, into the masters that answered so; see loadScripts)
+ * and only the commands that answered NOSCRIPT are sent again: a NOSCRIPT reply means that
+ * command did not run, while every other command of the pipeline did, and must not run twice
+ * (a batch mixing a cached and an uncached script would otherwise write its first tasks twice,
+ * or report them as ID conflicts).
+ * A command that Redis could not serve at all (its node down, stalled or refusing) fails the
+ * whole call with its error (see {@link unavailableError}); nothing is sent again.
  */
 export async function execPipeline(
   redis: RedisClient,
@@ -104,12 +148,15 @@ export async function execPipeline(
   };
   const calls = record(build);
   const first = await run(replay(calls), opts);
+  const down = unavailableError(first);
+  if (down) throw down;
   const missing = first.flatMap(([err], i) => (isNoScript(err) ? [i] : []));
   if (missing.length === 0) return first;
-  const nodes = await masterNodes(redis);
-  for (const name of scriptsUsed) await Promise.all(nodes.map((node) => node.script('LOAD', LUA_SCRIPTS[name].lua)));
+  await loadScripts(redis, missing.map((i) => calls[i]!), scriptsUsed);
   // The lead command (queue registration) ran in the first round unless it is among these.
   const again = await run(replay(missing.map((i) => calls[i]!)), missing[0] === 0 ? opts : {});
+  const downAgain = unavailableError(again);
+  if (downAgain) throw downAgain;
   missing.forEach((i, j) => (first[i] = again[j] ?? [new Error('no reply'), null]));
   return first;
 }
