@@ -2,12 +2,17 @@
  * Runs the core's Lua scripts by SHA, loading a script only when Redis answers NOSCRIPT.
  * Replies come back with bulk strings as Buffers: they carry protobuf bytes, which a UTF-8
  * decode would corrupt.
+ *
+ * Read-only scripts (`@readonly` in their header) run with EVALSHA_RO on Redis 7+ (see
+ * read-only-eval.ts): Redis counts EVALSHA as a write whatever the script does, so during
+ * `CLIENT PAUSE … WRITE` (a failover) it would hold every dashboard read.
  */
 import { createHash } from 'node:crypto';
 import type { ChainableCommander, Redis } from 'ioredis';
 import { crossSlot, execSlotPipelines, type SlotPipelineOptions } from '../slot-pipeline';
 import { isCluster, keySlot, masterNodes, nodeForSlot, type RedisClient } from '../topology';
 import { explainRedirect, isUnavailable } from '../unavailable';
+import { readOnlyEvalFor } from './read-only-eval';
 import { LUA_SCRIPTS } from './registry.gen';
 
 export type ScriptName = keyof typeof LUA_SCRIPTS;
@@ -16,6 +21,11 @@ export type ScriptArg = string | number | Buffer;
 const SHAS = Object.fromEntries(
   Object.entries(LUA_SCRIPTS).map(([name, s]) => [name, createHash('sha1').update(s.lua).digest('hex')]),
 ) as Record<ScriptName, string>;
+
+/** SHA → script name of the read-only scripts, to recognise their calls in a recorded pipeline. */
+const READ_ONLY_SHAS = new Map(
+  (Object.keys(LUA_SCRIPTS) as ScriptName[]).filter((name) => LUA_SCRIPTS[name].readonly).map((name) => [SHAS[name], name]),
+);
 
 function isNoScript(err: unknown): boolean {
   return err instanceof Error && err.message.startsWith('NOSCRIPT');
@@ -30,9 +40,11 @@ function keyCount(name: ScriptName, keys: readonly string[]): number {
 }
 
 /**
- * Runs one script. One round trip (EVALSHA); two the first time a Redis sees the script
- * (EVALSHA answered NOSCRIPT, then EVAL, which also caches it). On a cluster it goes to the
- * node of its keys, which must share one slot (checked here, before anything is sent).
+ * Runs one script. One round trip (EVALSHA, or EVALSHA_RO for a read-only script on Redis 7+);
+ * two the first time a Redis sees the script (NOSCRIPT, then EVAL or EVAL_RO, which also caches
+ * it); plus, once per connection, the version check of a read-only script's first call (one
+ * INFO server). On a cluster it goes to the node of its keys, which must share one slot
+ * (checked here, before anything is sent).
  */
 export async function runScript(
   redis: RedisClient,
@@ -42,17 +54,21 @@ export async function runScript(
 ): Promise<unknown> {
   const n = keyCount(name, keys);
   if (isCluster(redis) && keys.some((key) => keySlot(key) !== keySlot(keys[0]!))) throw crossSlot(name, keys);
+  const ro = LUA_SCRIPTS[name].readonly && (await readOnlyEvalFor(redis, keys[0]));
   try {
-    return await redis.callBuffer('EVALSHA', SHAS[name], n, ...keys, ...args);
+    return await redis.callBuffer(ro ? 'EVALSHA_RO' : 'EVALSHA', SHAS[name], n, ...keys, ...args);
   } catch (err) {
     if (!isNoScript(err)) throw explainRedirect(err);
-    return redis.callBuffer('EVAL', LUA_SCRIPTS[name].lua, n, ...keys, ...args).catch((e: unknown) => {
+    return redis.callBuffer(ro ? 'EVAL_RO' : 'EVAL', LUA_SCRIPTS[name].lua, n, ...keys, ...args).catch((e: unknown) => {
       throw explainRedirect(e);
     });
   }
 }
 
-/** Adds a script call to a pipeline (see {@link execPipeline}). */
+/**
+ * Adds a script call to a pipeline built for {@link execPipeline}, which sends a read-only
+ * script's call as EVALSHA_RO where the server has it.
+ */
 export function pipeScript(
   p: ChainableCommander,
   name: ScriptName,
@@ -75,6 +91,21 @@ function record(build: (p: ChainableCommander) => void): RecordedCall[] {
   });
   build(recorder);
   return calls;
+}
+
+/**
+ * Turns the recorded EVALSHA calls of read-only scripts into EVALSHA_RO where the server that
+ * will run them has it: the client itself, or on a cluster the master of the call's first key.
+ * Costs nothing once each connection's version is known (see read-only-eval.ts).
+ */
+async function useReadOnlyEval(redis: RedisClient, calls: RecordedCall[]): Promise<void> {
+  const candidates = calls.filter(([method, args]) => method === 'callBuffer' && args[0] === 'EVALSHA' && READ_ONLY_SHAS.has(String(args[1])));
+  await Promise.all(
+    candidates.map(async (call) => {
+      const firstKey = Number(call[1][2]) > 0 ? String(call[1][3]) : undefined;
+      if (await readOnlyEvalFor(redis, firstKey)) call[1] = ['EVALSHA_RO', ...call[1].slice(1)];
+    }),
+  );
 }
 
 /** SHA → name of every script, to know which script a NOSCRIPT reply was about. */
@@ -147,6 +178,7 @@ export async function execPipeline(
     return ((await p.exec()) ?? []) as [Error | null, unknown][];
   };
   const calls = record(build);
+  await useReadOnlyEval(redis, calls);
   const first = await run(replay(calls), opts);
   const down = unavailableError(first);
   if (down) throw down;

@@ -32,7 +32,7 @@ describe('listing queue stats', () => {
     const { result, commands, scriptCommands } = await measure();
     expect(result).toHaveLength(n);
     expect(commands.length).toBeLessThanOrEqual(3);
-    expect(commands).toEqual(['smembers', 'evalsha']);
+    expect(commands).toEqual(['smembers', 'evalsha_ro']);
     expect(scriptCommands).not.toContain('memory');
   });
 

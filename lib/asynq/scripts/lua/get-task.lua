@@ -13,6 +13,7 @@
   (missing values are false).
 
   Cost: O(1) plus O(log N) for the two ZSCOREs: one round trip.
+  @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local h = redis.call('HMGET', KEYS[1], 'msg', 'state', 'result', 'unique_key', 'pending_since', 'group')
 if not h[1] and not h[2] then

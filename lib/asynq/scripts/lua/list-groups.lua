@@ -6,6 +6,7 @@
 
   Returns a flat array { name1, size1, name2, size2, ... } in set order.
   Cost: O(G) for G groups; one round trip, where asynq's inspector takes one per group.
+  @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local out = {}
 for _, g in ipairs(redis.call('SMEMBERS', KEYS[1])) do

@@ -19,6 +19,7 @@
   Cost: O(S + N) for a list (S = offset from the tail), O(log M + N) for a zset, plus O(1)
   per task for its hash, lock and lease: one round trip for a whole page, where asynq's
   inspector needs one for the queue check and one per page.
+  @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local kind = ARGV[1]
 local start, stop = tonumber(ARGV[2]), tonumber(ARGV[3])

@@ -19,6 +19,7 @@
   calls MEMORY USAGE and never walks every group, so its cost does not grow with the number
   of aggregation groups; past ARGV[1] groups the aggregating count is a sample estimate.
   Keys of several queues sit in different cluster slots: in cluster mode call it per queue.
+  @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local limit = tonumber(ARGV[1])
 local out = {}

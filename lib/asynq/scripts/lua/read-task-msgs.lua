@@ -14,6 +14,7 @@
   means the structure ends there.
   Cost: O(log N + n) for a zset, O(distance from the nearer end + n) for a list; about 5 µs per
   task (SORT_RO does the same in about 1 µs); at most 500 per call keeps it near 2.5 ms.
+  @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local kind, offset, n, prefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4]
 local ids

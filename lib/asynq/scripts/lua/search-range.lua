@@ -20,6 +20,7 @@
 
   Cost: O(S + N) for a list (S = distance from the tail), O(log M + N) for a zset, plus one
   HGET per task: about 2-3 µs per task. Read only. The caller keeps N ≤ 1,000.
+  @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local t0 = redis.call('TIME')
 local kind, start, count = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])

@@ -8,6 +8,7 @@
 
   Returns: encoded TaskMessages; IDs whose hash is gone are skipped, as asynq does.
   Cost: O(log N + M) for M expired leases.
+  @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local res = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])) do

@@ -8,6 +8,7 @@
   Returns: { deadline (Unix seconds, or false when the set is not registered), msg, msg, ... }
   Messages come oldest first; members whose hash is gone are skipped.
   Cost: O(M) for M tasks in the set.
+  @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local res = { redis.call('ZSCORE', KEYS[2], KEYS[1]) }
 for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
