@@ -71,6 +71,8 @@ async function loadRoutes(url: string): Promise<{ search: Handler; act: Handler 
   const hook = `export async function resolve(s, c, next) { return s === 'server-only' ? next(s, { ...c, conditions: [...c.conditions, 'react-server'] }) : next(s, c); }`;
   register(`data:text/javascript,${encodeURIComponent(hook)}`, import.meta.url);
   process.env.REDIS_URL ??= url;
+  // The bench calls the route handlers in-process on its private loopback Redis: no sign-in.
+  process.env.ASYNQLENS_AUTH ??= 'none';
   const search = (await import('../app/api/tasks/search/route')) as { GET: Handler };
   const act = (await import('../app/api/tasks/search/act/route')) as { POST: Handler };
   return { search: search.GET, act: act.POST };
