@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
 import { baseRedisOptions, createRedis, guardConnection, NotSentError, ReplyLostError } from './redis';
+import { learnVersionOnConnect } from './scripts/read-only-eval';
 
 export interface HostPort {
   host: string;
@@ -116,11 +117,11 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
   const base = { commandTimeoutMs: settings.commandTimeoutMs };
   switch (target.kind) {
     case 'standalone':
-      return createRedis({ url: target.url, ...base, redisOptions: { ...name, ...(tls ? { tls } : {}) } });
+      return withVersion(createRedis({ url: target.url, ...base, redisOptions: { ...name, ...(tls ? { tls } : {}) } }));
     case 'sentinel':
       // ioredis asks the sentinels for the master's address on every (re)connect, so after a
       // failover the next reconnect lands on the promoted replica.
-      return createRedis({
+      return withVersion(createRedis({
         url: target.url,
         ...base,
         redisOptions: {
@@ -141,7 +142,7 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
           // not resent: the request reports the error.
           reconnectOnError: (err: Error) => (err.message.startsWith('READONLY') ? 1 : false),
         },
-      });
+      }));
     case 'cluster': {
       const { db, ...auth } = credentials(url);
       if (db) throw new Error(`REDIS_URL: Redis Cluster has only database 0, got /${db}`);
@@ -202,6 +203,7 @@ interface Flushable {
  */
 function guardClusterNode(node: Redis): Redis {
   guardConnection(node);
+  learnVersionOnConnect(node);
   const q = node as unknown as Flushable;
   const flush = q.flushQueue.bind(node);
   q.flushQueue = (error, options) => {
@@ -219,4 +221,10 @@ function guardClusterNode(node: Redis): Redis {
 function pickNodeOptions(o: RedisOptions): RedisOptions {
   const { lazyConnect: _l, ...rest } = o;
   return rest;
+}
+
+/** A plain or Sentinel connection that learns its server's version as it connects. */
+function withVersion(redis: Redis): Redis {
+  learnVersionOnConnect(redis);
+  return redis;
 }

@@ -7,9 +7,11 @@
  * served during `CLIENT PAUSE … WRITE` (manual and automatic failovers) and on replicas.
  * On Redis 6.2 the same scripts go with EVALSHA, as before.
  *
- * Cost: one `INFO server` (about 1 KB, O(1) for Redis) per connection, at the first read-only
- * script call after it (re)connects; the answer is kept until that connection closes, since a
- * reconnect may reach another server (a Sentinel failover, a restarted node on a new version).
+ * Cost: nothing for the console's own connections — the version comes from the INFO that
+ * ioredis already sends on every (re)connect as its ready check (see learnVersionOnConnect).
+ * Another connection pays one `INFO server` (about 1 KB, O(1) for Redis) at its first
+ * read-only script call. The answer is kept until that connection closes, since a reconnect may
+ * reach another server (a Sentinel failover, a restarted node on a new version).
  * On a cluster each master is asked on its own: nodes are not assumed to run one version (a
  * rolling upgrade mixes them), and a dead master must not stop the others' reads.
  */
@@ -26,14 +28,38 @@ export function hasReadOnlyEval(infoServer: string): boolean {
   return major >= 7;
 }
 
+function forgetOnClose(node: Redis): void {
+  if (watched.has(node)) return;
+  watched.add(node);
+  node.on('close', () => known.delete(node));
+}
+
+/** ioredis' ready check (private, present in 5.x): INFO on every connect, parsed into fields. */
+type ReadyCheck = (callback: (err: Error | null, info?: Record<string, string>) => void) => void;
+
+/**
+ * Learns `node`'s version from the INFO of ioredis' ready check on each (re)connect, so that
+ * choosing EVALSHA_RO costs no round trip. Without a ready check (disabled, or INFO refused by
+ * an ACL) the first read-only call asks instead.
+ */
+export function learnVersionOnConnect(node: Redis): void {
+  const r = node as unknown as { _readyCheck?: ReadyCheck };
+  const original = r._readyCheck;
+  if (typeof original !== 'function') return;
+  forgetOnClose(node);
+  r._readyCheck = (callback) =>
+    original.call(node, (err, info) => {
+      const version = info?.redis_version;
+      if (!err && version) known.set(node, Promise.resolve(hasReadOnlyEval(`redis_version:${version}`)));
+      callback(err, info);
+    });
+}
+
 /** Whether `node`'s server has EVALSHA_RO; asks once per connection (see the module comment). */
 export function nodeHasReadOnlyEval(node: Redis): Promise<boolean> {
   let answer = known.get(node);
   if (answer) return answer;
-  if (!watched.has(node)) {
-    watched.add(node);
-    node.on('close', () => known.delete(node));
-  }
+  forgetOnClose(node);
   answer = node.info('server').then(hasReadOnlyEval, (err: unknown) => {
     // A server that is down or stalled fails the request as the script would have; ask again
     // next time. One that refuses INFO (an ACL without it, a proxy) gets plain EVALSHA, which
