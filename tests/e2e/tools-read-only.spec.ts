@@ -24,7 +24,7 @@ const specs: Spec[] = [
         const tp = await newPage({ baseUrl: app.url });
         const { page } = tp;
         await page.goto(paths.enqueue({ queue: 'default' }));
-        await page.getByText('The server runs read-only').waitFor();
+        await page.getByText('the pre-check works, enqueueing does not').waitFor();
         assert.ok(await page.getByRole('button', { name: 'Enqueue', exact: true }).isDisabled());
         await page.getByLabel('Type', { exact: true }).fill('email:welcome');
         const route = page.getByTestId('precheck-route');
