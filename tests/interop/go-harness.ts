@@ -325,3 +325,54 @@ export async function runDump(bin: string, port: number, db: number): Promise<Go
     throw new Error(`interop dump failed: ${e.message}\n${e.stderr ?? ''}`);
   }
 }
+
+/** A long-running interop-bin subcommand (a Go server) started by {@link startGoProcess}. */
+export interface GoProcess {
+  /** Everything it printed on stdout so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Closes stdin (the subcommand's clean asynq Shutdown) and waits for the exit; SIGKILL after 20 s. */
+  stop(): Promise<void>;
+  /** SIGKILL, as a crash: asynq gets no chance to write anything. */
+  kill(): Promise<void>;
+}
+
+/** Spawns `bin sub ...args` and resolves once it printed READY (30 s at most, or its early exit). */
+export async function startGoProcess(bin: string, sub: string, args: string[]): Promise<GoProcess> {
+  const child = spawn(bin, [sub, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+  child.stdin.on('error', () => {});
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${sub} not READY in 30 s: ${err}`)), 30_000);
+    const poll = setInterval(() => {
+      if (/^READY$/m.test(out)) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve();
+      }
+    }, 20);
+    void exited.then(() => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`${sub} exited early: ${err}`));
+    });
+  });
+  return {
+    stdout: () => out,
+    stderr: () => err,
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

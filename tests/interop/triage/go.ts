@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 
-import { goAvailability, privateInteropBinary, requireGoFor, type GoDump } from '../go-harness';
+import { goAvailability, privateInteropBinary, requireGoFor, startGoProcess, type GoDump } from '../go-harness';
 
 const avail = goAvailability();
 export const noGo = avail.kind === 'missing';
@@ -77,38 +77,11 @@ export interface TriageServe {
 
 /** Starts `triage-serve` and resolves once it printed READY. */
 export async function startTriageServe(t: GoTarget, args: string[]): Promise<TriageServe> {
-  const path = await goBin();
-  const child = spawn(path, ['triage-serve', ...connArgs(t), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-  child.stdin.on('error', () => {});
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`triage-serve not READY in 30 s: ${err}`)), 30_000);
-    const poll = setInterval(() => {
-      if (/^READY$/m.test(out)) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve();
-      }
-    }, 20);
-    void exited.then(() => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`triage-serve exited early: ${err}`));
-    });
-  });
+  const go = await startGoProcess(await goBin(), 'triage-serve', [...connArgs(t), ...args]);
   return {
-    handled: () => out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { id: string; queue: string; type: string; pattern: string }),
-    stderr: () => err,
-    async stop() {
-      child.stdin.end();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    handled: () => go.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { id: string; queue: string; type: string; pattern: string }),
+    stderr: () => go.stderr(),
+    stop: () => go.stop(),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { inject } from 'vitest';
-import { goAvailability, privateInteropBinary, requireGoFor } from '../go-harness';
+import { goAvailability, privateInteropBinary, requireGoFor, startGoProcess, type GoProcess } from '../go-harness';
 
 const avail = goAvailability();
 export const noGo = avail.kind === 'missing';
@@ -41,50 +41,9 @@ export async function runGo(sub: string, db: number, args: string[] = [], stdin?
   });
 }
 
-export interface GoServe {
-  /** Closes stdin (clean asynq Shutdown) and waits for the exit; SIGKILL after 20 s. */
-  stop(): Promise<void>;
-  /** SIGKILL, as a crash: asynq gets no chance to write anything. */
-  kill(): Promise<void>;
-  stderr(): string;
-}
+export type GoServe = GoProcess;
 
 /** Starts `serve` and resolves once it printed READY. */
 export async function startGoServe(db: number, args: string[]): Promise<GoServe> {
-  const path = await goBin();
-  const child = spawn(path, ['serve', ...connArgs(db), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-  child.stdin.on('error', () => {});
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve not READY in 30 s: ${err}`)), 30_000);
-    const poll = setInterval(() => {
-      if (/^READY$/m.test(out)) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve();
-      }
-    }, 20);
-    void exited.then(() => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`serve exited early: ${err}`));
-    });
-  });
-  return {
-    stderr: () => err,
-    async kill() {
-      child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      child.stdin.end();
-      const t = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exited;
-      clearTimeout(t);
-    },
-  };
+  return startGoProcess(await goBin(), 'serve', [...connArgs(db), ...args]);
 }
