@@ -4,27 +4,13 @@
  * settings, and the distribution's Chromium as the e2e suite launches it.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cpus as osCpus } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { standaloneBuildIsFresh } from '../scripts/support/standalone-build';
 import { startApp, type AppServer } from '../tests/e2e/support/app-server';
 
 const root = join(import.meta.dirname, '..');
-
-/** Newest modification time under the app's source folders (scripts/demo.ts's rule). */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else newest = Math.max(newest, statSync(p).mtimeMs);
-    }
-  };
-  for (const d of ['app', 'components', 'lib']) if (existsSync(join(root, d))) walk(join(root, d));
-  return newest;
-}
 
 function runNextBuild(): Promise<{ code: number | null; log: string }> {
   const child = spawn(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
@@ -42,16 +28,15 @@ const BUSY = 'Another next build process is already running';
 const BUSY_WAIT_MS = 5 * 60_000;
 
 /**
- * Runs `next build` when .next/BUILD_ID is missing or older than the sources; says which. A
+ * Runs `next build` when .next/standalone is missing or older than the sources; says which. A
  * build someone else is running in this tree (Next's lock on .next) is waited for, then the
  * staleness checked again.
  */
 export async function buildIfStale(): Promise<string> {
-  const buildId = join(root, '.next', 'standalone', 'bin', 'asynqlens.mjs');
   const deadline = Date.now() + BUSY_WAIT_MS;
   for (;;) {
-    if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) return 'the existing production build (newer than app/, components/, lib/)';
-    console.log('  building the app (`next build`: .next/BUILD_ID is missing or older than the sources)…');
+    if (standaloneBuildIsFresh()) return 'the existing production build (newer than app/, components/, lib/)';
+    console.log('  building the app (`npm run build`: .next/standalone is missing or older than the sources)…');
     const started = performance.now();
     const { code, log } = await runNextBuild();
     if (code !== 0 && log.includes(BUSY) && Date.now() < deadline) {
@@ -64,7 +49,7 @@ export async function buildIfStale(): Promise<string> {
     execFileSync(process.execPath, [join(root, 'scripts', 'finish-build.mjs')], { cwd: root, stdio: 'ignore' });
     const s = ((performance.now() - started) / 1000).toFixed(0);
     console.log(`  built in ${s} s`);
-    return `a fresh production build (\`next build\`, ${s} s, run because the sources were newer than .next/BUILD_ID)`;
+    return `a fresh production build (\`next build\`, ${s} s, run because the sources were newer than .next/standalone)`;
   }
 }
 

@@ -9,9 +9,10 @@
  *                        situation, server and scheduler is present and still changing; exit 0/1
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRedis } from '../lib/asynq/redis';
+import { standaloneBuildIsFresh } from './support/standalone-build';
 import { startRedisServer } from './support/redis-server';
 import { startDemoApp } from './demo/app';
 import { demoMux } from './demo/handlers';
@@ -26,23 +27,8 @@ const web = !args.includes('--no-web');
 const checkArg = args.find((a) => a === '--check' || a.startsWith('--check='));
 const checkAfterSeconds = checkArg ? Number(checkArg.split('=')[1] ?? 60) : null;
 
-/** Newest modification time under the app's source folders, to decide whether to rebuild. */
-function newestSource(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else newest = Math.max(newest, statSync(p).mtimeMs);
-    }
-  };
-  for (const d of ['app', 'components', 'lib']) if (existsSync(join(root, d))) walk(join(root, d));
-  return newest;
-}
-
 function buildIfStale(): void {
-  const buildId = join(root, '.next', 'standalone', 'bin', 'asynqlens.mjs');
-  if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) return;
+  if (standaloneBuildIsFresh()) return;
   console.log('Building the dashboard (once; later runs reuse the build)…');
   for (const step of [[nextBin, 'build'], [join(root, 'scripts', 'finish-build.mjs')]]) {
     const r = spawnSync(process.execPath, step, { cwd: root, stdio: 'inherit' });
