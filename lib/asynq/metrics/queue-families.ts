@@ -10,27 +10,21 @@
  * cost this exporter exists to avoid. A missing series, unlike a 0, cannot be mistaken for a
  * measurement.
  */
+import type { QueueStats } from '../types';
 import type { MetricFamily, Sample } from './exposition';
 
-/** What the families need of one queue's stats (the inspector's QueueStats and its DTO both fit). */
-export interface QueueGauges {
-  queue: string;
-  paused: boolean;
-  size: number;
-  pending: number;
-  active: number;
-  scheduled: number;
-  retry: number;
-  archived: number;
-  completed: number;
-  aggregating: number;
-  processedTotal: number;
-  failedTotal: number;
+/**
+ * What the families need of one queue's stats: the inspector's counts, with the latency in
+ * seconds as the API's DTO carries it (the DTO fits as it is).
+ */
+export type QueueGauges = Pick<
+  QueueStats,
+  'queue' | 'paused' | 'size' | 'pending' | 'active' | 'scheduled' | 'retry' | 'archived' | 'completed' | 'aggregating' | 'processedTotal' | 'failedTotal' | 'memoryUsageBytes'
+> & {
   latencySeconds: number;
-  memoryUsageBytes: number | null;
   /** Why the queue's stats could not be read (a Redis Cluster queue whose keys span slots). */
   problem?: string | null;
-}
+};
 
 /**
  * The states of asynq_tasks_enqueued_total, in the order Go's registry writes them (sorted by
