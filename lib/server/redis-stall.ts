@@ -57,12 +57,15 @@ async function probe(): Promise<void> {
 export async function checkRedis(): Promise<void> {
   const stall = g.asynqlensStall;
   if (stall) throw new RedisStalledError(Date.now() - stall.since);
+  const redis = getRedis();
+  // The usual case, a connected client: nothing to wait for (no timer per request).
+  if (redis.status === 'ready') return;
   // Bounded: behind Sentinel a connect can keep asking the sentinels until a failover ends.
   // Past the command timeout the request goes on and fails at once, as "not connected".
   let timer: ReturnType<typeof setTimeout> | undefined;
   const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, env().ASYNQLENS_COMMAND_TIMEOUT_MS)));
   try {
-    await Promise.race([connectNow(getRedis()), bound]);
+    await Promise.race([connectNow(redis), bound]);
   } finally {
     clearTimeout(timer);
   }
