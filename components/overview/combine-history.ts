@@ -29,6 +29,9 @@ export const MAX_AGGREGATED = 25;
 
 /** The queues the chart sums: one by name, or the busiest MAX_AGGREGATED. */
 export function chartQueues(queues: QueueStatsDto[], chart: string): QueueStatsDto[] {
-  if (chart) return queues.filter((q) => q.queue === chart);
-  return [...queues].sort((a, b) => b.processedTotal + b.size - (a.processedTotal + a.size)).slice(0, MAX_AGGREGATED);
+  // An unreadable queue (a problem row) has no counters to chart; asking for them would fail
+  // the whole chart.
+  const readable = queues.filter((q) => !q.problem);
+  if (chart) return readable.filter((q) => q.queue === chart);
+  return readable.sort((a, b) => b.processedTotal + b.size - (a.processedTotal + a.size)).slice(0, MAX_AGGREGATED);
 }
