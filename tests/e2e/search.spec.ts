@@ -26,8 +26,14 @@ const specs: Spec[] = [
       const { page } = tp;
       await page.goto('/');
       await page.getByRole('table', { name: 'Queues' }).waitFor();
-      await page.keyboard.press('/');
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Search tasks');
+      // The table is in the server-rendered first paint, so it can show before the page has
+      // hydrated and listens for "/": press it until the page answers (a "/" before that does nothing).
+      const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+      await eventually('"/" to focus the search box', async () => {
+        await page.keyboard.press('/');
+        return (await focused()) === 'Search tasks';
+      });
+      assert.equal(await focused(), 'Search tasks');
       await page.keyboard.type(ORDER_MARK);
       await page.keyboard.press('Enter');
       await page.waitForURL((u) => u.pathname === '/search' && u.searchParams.get('payload') === ORDER_MARK);
