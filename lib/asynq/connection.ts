@@ -169,7 +169,7 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
         // name as announced rather than resolving it to an IP first.
         ...(tls ? { dnsLookup: (address: string, done: (err: Error | null, address: string) => void) => done(null, address) } : {}),
       };
-      const cluster = new Cluster(target.nodes, options);
+      const cluster = guardClusterClient(new Cluster(target.nodes, options));
       // ioredis makes the node connections itself: each gets the same drop handling as a plain
       // connection (a lost reply fails at once and is never resent).
       cluster.on('+node', (node: Redis) => guardClusterNode(node));
@@ -185,6 +185,28 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
       return cluster;
     }
   }
+}
+
+/**
+ * The cluster-level counterpart of {@link guardConnection}. A Cluster client keeps its own
+ * offline queue for commands issued while it is not `ready` (connecting, or reconnecting after
+ * every node went away) and flushes it only on success: with our endless clusterRetryStrategy, a
+ * request made while the whole cluster is unreachable would wait forever. So, as for a plain
+ * connection, the queue serves only the very first connect of a lazy client; once that attempt
+ * is over (ready or closed) it is off, and a command issued while the cluster is not ready is
+ * refused at once ("Cluster isn't ready …"). Commands still queued when an attempt fails were
+ * never written anywhere: they fail with {@link NotSentError}.
+ */
+function guardClusterClient(cluster: Cluster): Cluster {
+  const attemptOver = () => {
+    cluster.options.enableOfflineQueue = false;
+  };
+  cluster.on('ready', attemptOver);
+  cluster.on('close', () => {
+    attemptOver();
+    (cluster as unknown as Flushable).flushQueue(new NotSentError('not connected to the Redis Cluster (no node answered)'));
+  });
+  return cluster;
 }
 
 /** The private ioredis member guardClusterNode wraps (present in ioredis 5.x). */

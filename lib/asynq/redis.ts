@@ -131,30 +131,41 @@ export function createRedis({ url, commandTimeoutMs, redisOptions = {} }: Connec
 /**
  * Waits for a connection that is between attempts to be usable again, so that the first
  * request after Redis comes back succeeds instead of failing while the client sleeps out its
- * backoff (up to 2 s): while `reconnecting`, it cancels the backoff timer and connects now;
- * while a connect is under way, it waits for it. Settles (never rejects) on ready or on the
- * attempt's failure; bounded by connectTimeout plus the ready check's commandTimeout.
- * Cost while Redis is down: one TCP connect attempt per call (concurrent callers share one).
- * Plain connections only (a Cluster client reconnects its nodes itself).
+ * backoff (up to 2 s): while a reconnect is pending, it cancels the backoff timer and connects now;
+ * while a connect is under way, it waits for it; a lazy client that never connected (`wait`)
+ * starts connecting. Settles (never rejects) on ready or on the attempt's failure; bounded by
+ * connectTimeout plus the ready check's commandTimeout (for a Cluster, by slotsRefreshTimeout
+ * plus the ready check's CLUSTER INFO).
+ * Cost while Redis is down: one TCP connect attempt per call (concurrent callers share one;
+ * a Cluster tries its seed nodes one after another).
  */
 export async function connectNow(client: Redis | Cluster): Promise<void> {
-  if (!(client instanceof Redis)) return;
-  const redis = client;
-  if (redis.status === 'reconnecting') {
-    const r = redis as unknown as { reconnectTimeout: ReturnType<typeof setTimeout> | null };
-    if (r.reconnectTimeout) clearTimeout(r.reconnectTimeout);
-    r.reconnectTimeout = null;
-    await redis.connect().catch(() => undefined);
+  // Both kinds keep these members under the same names (ioredis 5.x): status, connect(), the
+  // backoff timer `reconnectTimeout`, and the ready / close events of each attempt.
+  const c = client as unknown as { reconnectTimeout: ReturnType<typeof setTimeout> | null };
+  // A Cluster whose ready check failed (a node still saying cluster_state:fail) sits in `close`
+  // with its backoff timer pending rather than in `reconnecting`.
+  if (client.status === 'reconnecting' || (client.status === 'close' && c.reconnectTimeout)) {
+    if (c.reconnectTimeout) clearTimeout(c.reconnectTimeout);
+    c.reconnectTimeout = null;
+  } else if (client.status !== 'wait') {
+    if (client.status === 'connecting' || client.status === 'connect') await attemptSettled(client);
     return;
   }
-  if (redis.status !== 'connecting' && redis.status !== 'connect') return;
-  await new Promise<void>((resolve) => {
+  const settled = attemptSettled(client);
+  client.connect().catch(() => undefined);
+  await settled;
+}
+
+/** Resolves when the connect attempt under way ends, either way. */
+function attemptSettled(client: Redis | Cluster): Promise<void> {
+  return new Promise<void>((resolve) => {
     const done = () => {
-      redis.off('ready', done);
-      redis.off('close', done);
+      client.off('ready', done);
+      client.off('close', done);
       resolve();
     };
-    redis.once('ready', done);
-    redis.once('close', done);
+    client.once('ready', done);
+    client.once('close', done);
   });
 }

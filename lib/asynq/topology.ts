@@ -10,6 +10,7 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { invalidArgument, type AsynqError } from './errors';
+import { NotSentError } from './redis';
 
 /** The connection every core function accepts: one Redis server, or a Redis Cluster. */
 export type RedisClient = Redis | Cluster;
@@ -98,11 +99,21 @@ export function queueSlot(queue: string): number {
   return keySlot(`{${queue}}`);
 }
 
-/** Resolves once a cluster client knows the slot map (connecting it if it is lazy). */
+/**
+ * Resolves once a cluster client knows the slot map: at once when it does, after the connect
+ * attempt under way (starting one for a lazy client that never connected), and rejects at once
+ * with {@link NotSentError} while it is between attempts because no node answered, like every
+ * command then (see guardClusterClient): waiting for the next attempt would hold the request
+ * for the whole backoff.
+ */
 export function clusterReady(cluster: Cluster): Promise<void> {
-  if (cluster.status === 'ready') return Promise.resolve();
-  if (cluster.status === 'wait') cluster.connect().catch(() => {});
-  return new Promise((resolve, reject) => cluster.delayUntilReady((err) => (err ? reject(err) : resolve())));
+  const known = cluster.slots.length > 0;
+  if (known && (cluster.status === 'ready' || cluster.status === 'connect')) return Promise.resolve();
+  if (cluster.status === 'wait' || cluster.status === 'connecting') {
+    if (cluster.status === 'wait') cluster.connect().catch(() => {});
+    return new Promise((resolve, reject) => cluster.delayUntilReady((err) => (err ? reject(err) : resolve())));
+  }
+  return Promise.reject(new NotSentError(`not connected to the Redis Cluster (${cluster.status})`));
 }
 
 const address = (r: Redis): string => `${r.options.host ?? ''}:${r.options.port ?? ''}`;

@@ -16,8 +16,11 @@ export type RedisFailure = 'not_sent' | 'reply_lost' | 'timeout' | 'lost' | 'ref
 
 const REFUSED = /^(WRONGPASS|NOAUTH|NOPERM|READONLY|LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b/;
 
-/** Refusals before anything is written: connect errors and ioredis' disabled offline queue. */
-const NOT_SENT = /Stream isn't writeable|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|connect ETIMEDOUT/i;
+/**
+ * Refusals before anything is written: connect errors, ioredis' disabled offline queue (a plain
+ * connection's and a Cluster client's), and a Cluster client that reached none of its nodes.
+ */
+const NOT_SENT = /Stream isn't writeable|Cluster isn't ready|None of startup nodes is available|Failed to refresh slots cache|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|connect ETIMEDOUT/i;
 /** ioredis and Node words for a connection that was lost or never answered. */
 const LOST = /ECONNRESET|EPIPE|ETIMEDOUT|Connection is closed|max retries per request|Command aborted due to connection close|Socket closed unexpectedly/i;
 
@@ -39,6 +42,6 @@ export function describeFailure(kind: RedisFailure, err: Error, timeoutMs: numbe
   // A request only sees that the connection is down; why (a refused password, an untrusted
   // certificate) arrived on the connection, and is what the operator needs to read.
   const why = lastConnectionError && lastConnectionError !== err.message ? ` (last connection error: ${lastConnectionError})` : '';
-  if (/Stream isn't writeable/.test(err.message)) return `unreachable: not connected (reconnecting)${why}`;
+  if (/Stream isn't writeable|Cluster isn't ready/.test(err.message)) return `unreachable: not connected (reconnecting)${why}`;
   return `unreachable: ${err.message}${why}`;
 }

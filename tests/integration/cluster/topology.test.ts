@@ -3,9 +3,9 @@
  * agrees with CLUSTER KEYSLOT, masterNodes and nodeForSlot find the nodes the slot map names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cluster } from 'ioredis';
+import { Cluster } from 'ioredis';
 import * as k from '@/lib/asynq/keys';
-import { keySlot, masterNodes, nodeAddress, nodeForSlot, queueSlot } from '@/lib/asynq/topology';
+import { clusterReady, keySlot, masterNodes, nodeAddress, nodeForSlot, queueSlot } from '@/lib/asynq/topology';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
 
 let cluster: RunningCluster;
@@ -63,6 +63,37 @@ describe('masterNodes and nodeForSlot', () => {
       const node = await nodeForSlot(client, queueSlot(q));
       await client.set(k.pausedKey(q), '1');
       expect(await node!.exists(k.pausedKey(q))).toBe(1);
+    }
+  });
+});
+
+describe('clusterReady', () => {
+  const lazyClient = () => new Cluster(cluster.nodes.map((n) => ({ host: '127.0.0.1', port: Number(n.split(':')[1]) })), { lazyConnect: true });
+  const bounded = <T>(work: Promise<T>, ms = 3000) =>
+    Promise.race([work.then(() => 'settled'), new Promise<string>((r) => setTimeout(() => r(`no answer within ${ms} ms`), ms))]);
+
+  it('resolves when called while the slot map is known and the ready check is still in flight', async () => {
+    // Between CLUSTER SLOTS (status `connect`) and the ready check's CLUSTER INFO (status
+    // `ready`): ioredis only answers delayUntilReady waiters at the next connect attempt, so a
+    // pipeline that waited there would wait for good on a healthy cluster.
+    const fresh = lazyClient();
+    try {
+      const inWindow = new Promise<string>((resolve) => fresh.once('connect', () => resolve(bounded(clusterReady(fresh)))));
+      await fresh.connect();
+      expect(await inWindow).toBe('settled');
+    } finally {
+      fresh.disconnect();
+    }
+  });
+
+  it('connects a lazy client that never connected, and waits for that attempt', async () => {
+    const lazy = lazyClient();
+    try {
+      expect(lazy.status).toBe('wait');
+      expect(await bounded(clusterReady(lazy))).toBe('settled');
+      expect(lazy.slots.length).toBe(16384);
+    } finally {
+      lazy.disconnect();
     }
   });
 });
