@@ -17,6 +17,22 @@ requireGoFor(avail, 'Redis Cluster interop', '.');
 
 type Mod = Partial<Record<'GET' | 'POST', Handler>>;
 
+/** A GET through a route handler, bounded by {@link within}. */
+const call = (h: Handler, path: string, params: Record<string, string>) => within(`GET ${Object.values(params).join('/')}${path}`, callRoute(h, path, params));
+
+/** Fails with the step's name when it takes longer than `ms`, so a stall says where it is. */
+async function within<T>(label: string, work: Promise<T>, ms = 20_000): Promise<T> {
+  const started = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${label}: no answer after ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+    if (Date.now() - started > 2000) console.log(`[cluster-interop] ${label} took ${Date.now() - started} ms`);
+  }
+}
+
 describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Redis Cluster', () => {
   let app: ClusterApp;
   let bin: string;
@@ -25,7 +41,7 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Re
   const r: Record<string, Mod> = {};
 
   const go = async (cmd: string, extra: string[] = []) => {
-    const { stdout } = await execFileAsync(bin, [cmd, '--nodes', app.cluster.nodesEnv, '--queues', queues.join(','), ...extra], { timeout: 60_000, maxBuffer: 64 << 20 });
+    const { stdout } = await within(`go ${cmd}`, execFileAsync(bin, [cmd, '--nodes', app.cluster.nodesEnv, '--queues', queues.join(','), ...extra], { timeout: 60_000, maxBuffer: 64 << 20 }), 45_000);
     return stdout;
   };
   const goDump = async () => JSON.parse(await go('cluster-dump')) as GoDump;
@@ -48,21 +64,21 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Re
     for (const q of queues) {
       const info = dump.queueInfo[q]!;
       expect([info.pending, info.scheduled, info.aggregating]).toEqual([2, 2, 1]);
-      const ours = (await callRoute(r.queue!.GET!, '/', { qname: q })).body;
+      const ours = (await call(r.queue!.GET!, '/', { qname: q })).body;
       expect({ q, ...ours }).toMatchObject({
         q, size: info.size, pending: info.pending, active: info.active, scheduled: info.scheduled, retry: info.retry,
         archived: info.archived, completed: info.completed, aggregating: info.aggregating, groups: info.groups,
       });
       for (const state of ['pending', 'scheduled'] as const) {
-        const list = (await callRoute(r.tasks!.GET!, `/?state=${state}`, { qname: q })).body;
+        const list = (await call(r.tasks!.GET!, `/?state=${state}`, { qname: q })).body;
         expect([q, state, list.tasks.map((t: { id: string }) => t.id)]).toEqual([q, state, dump.tasks[q]![state].map((t: GoTask) => t.id)]);
       }
-      const grouped = (await callRoute(r.tasks!.GET!, '/?state=aggregating&group=g1', { qname: q })).body;
+      const grouped = (await call(r.tasks!.GET!, '/?state=aggregating&group=g1', { qname: q })).body;
       expect(grouped.tasks.map((t: { id: string }) => t.id)).toEqual(dump.tasks[q]!.aggregating.g1!.map((t) => t.id));
-      expect((await callRoute(r.groups!.GET!, '/', { qname: q })).body.groups).toEqual(dump.groups[q]!.map((g) => ({ group: g.group, size: g.size })));
+      expect((await call(r.groups!.GET!, '/', { qname: q })).body.groups).toEqual(dump.groups[q]!.map((g) => ({ group: g.group, size: g.size })));
       for (const [label, id] of Object.entries(seeded[q]!)) {
         const want = dump.taskInfo[q]![id]!;
-        const t = (await callRoute(r.task!.GET!, '/', { qname: q, taskId: id })).body;
+        const t = (await call(r.task!.GET!, '/', { qname: q, taskId: id })).body;
         expect({ label, id: t.id, type: t.type, state: t.state, payload: Buffer.from(t.payload, 'utf8').toString('base64'), maxRetry: t.maxRetry, group: t.group ?? '', headers: t.headers }).toEqual({
           label, id: want.id, type: want.type, state: want.state, payload: want.payloadBase64, maxRetry: want.maxRetry, group: want.group, headers: want.headers,
         });
@@ -84,19 +100,19 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Re
     const invoked = new Set(lines.map((l) => (JSON.parse(l) as { id: string }).id));
     for (const q of queues) {
       for (const id of [ours[q]!.ok, ours[q]!.fail, seeded[q]!.pending!, seeded[q]!.failing!]) expect([q, id, invoked.has(id)]).toEqual([q, id, true]);
-      const done = (await callRoute(r.task!.GET!, '/', { qname: q, taskId: ours[q]!.ok })).body;
+      const done = (await call(r.task!.GET!, '/', { qname: q, taskId: ours[q]!.ok })).body;
       expect(done).toMatchObject({ state: 'completed', result: `done:from-ts-${q}`, retentionSeconds: 600 });
-      const failed = (await callRoute(r.task!.GET!, '/', { qname: q, taskId: ours[q]!.fail })).body;
+      const failed = (await call(r.task!.GET!, '/', { qname: q, taskId: ours[q]!.fail })).body;
       expect(failed).toMatchObject({ state: 'archived', lastError: 'fail: fail:ts' });
-      expect((await callRoute(r.task!.GET!, '/', { qname: q, taskId: seeded[q]!.pending! })).status).toBe(404);
+      expect((await call(r.task!.GET!, '/', { qname: q, taskId: seeded[q]!.pending! })).status).toBe(404);
     }
     const dump = await goDump();
     for (const q of queues) {
-      const ours2 = (await callRoute(r.queue!.GET!, '/', { qname: q })).body;
+      const ours2 = (await call(r.queue!.GET!, '/', { qname: q })).body;
       const info = dump.queueInfo[q]!;
       expect({ q, ...ours2 }).toMatchObject({ q, pending: info.pending, archived: info.archived, completed: info.completed, processedTotal: info.processedTotal, failedTotal: info.failedTotal });
       expect(info.archived).toBe(2);
-      const archived = (await callRoute(r.tasks!.GET!, '/?state=archived', { qname: q })).body;
+      const archived = (await call(r.tasks!.GET!, '/?state=archived', { qname: q })).body;
       expect(archived.tasks.map((t: { id: string }) => t.id)).toEqual(dump.tasks[q]!.archived.map((t) => t.id));
     }
   });
