@@ -41,6 +41,18 @@ describe('Redis Cluster unreachable from the start', () => {
     expectUnavailable(change, seeds);
     expect(change.body.error.message).toContain('Nothing was changed');
     expect(change.ms).toBeLessThan(FAST_MS);
+
+    // Probes answer too: readiness says unavailable, the scrape says redis_up 0 (so alerts fire).
+    const probes: Record<'health' | 'metrics', Mod> = { health: await import('@/app/api/health/route'), metrics: await import('@/app/api/metrics/route') };
+    const health = await timed(() => get(probes.health.GET!));
+    report('cluster seeds refusing: readiness → 503', health.ms);
+    expect(health.status, JSON.stringify(health.body)).toBe(503);
+    expect(health.ms).toBeLessThan(FAST_MS);
+    const scrape = await timed(() => get(probes.metrics.GET!));
+    report('cluster seeds refusing: metrics scrape → 200', scrape.ms);
+    expect(scrape.status).toBe(200);
+    expect(scrape.bytes.toString('utf8')).toMatch(/^asynqlens_redis_up 0$/m);
+    expect(scrape.ms).toBeLessThan(FAST_MS);
   });
 
 });
