@@ -17,7 +17,7 @@ export function getRedis(): RedisClient {
     // Errors surface per request as 503s; without a listener ioredis would log each retry.
     // The latest one is kept: a request only sees "Connection is closed", while the reason
     // (a refused password, an untrusted certificate) arrived on the connection.
-    client.on('error', (err: Error) => (g.asynqlensLastError = connectionErrorText(err)));
+    client.on('error', (err: Error) => (g.asynqlensLastError = err.message));
     client.on('ready', () => (g.asynqlensLastError = undefined));
     // ioredis gives up for good in a few corners (a Sentinel failover announced while the
     // client is between reconnect attempts ends it for good). A client that has ended is
@@ -30,15 +30,6 @@ export function getRedis(): RedisClient {
     g.asynqlensRedis = client;
   }
   return g.asynqlensRedis;
-}
-
-/**
- * A Cluster client reports only "Failed to refresh slots cache." when no node answered; the
- * reason is on the last node it tried (a refused connect, WRONGPASS), and is worth showing.
- */
-function connectionErrorText(err: Error): string {
-  const last = (err as { lastNodeError?: unknown }).lastNodeError;
-  return last instanceof Error && last.message !== err.message ? `${err.message.replace(/\.$/, '')}: ${last.message}` : err.message;
 }
 
 /** The deployment kind, for health checks and the Redis page. */

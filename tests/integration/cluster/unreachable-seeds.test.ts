@@ -31,7 +31,7 @@ describe('Redis Cluster unreachable from the start', () => {
     const r = await routes();
     for (let i = 0; i < 3; i++) {
       const list = await timed(() => get(r.queues.GET!));
-      if (i === 0) report('cluster seeds refusing: first queue list → 503', list.ms);
+      if (i === 0) report(`cluster seeds refusing: first queue list → 503 (${list.body.error.message})`, list.ms);
       expectUnavailable(list, seeds);
       expect(list.body.error.message).toContain('last connection error');
       expect(list.ms).toBeLessThan(FAST_MS);
