@@ -1,13 +1,14 @@
 /**
- * A Redis Cluster of which no node answers any more: every master SIGKILLed after it served. A Cluster client keeps commands issued while
- * it is not ready in a queue of its own, flushed only on success; with endless reconnects a
- * request would wait forever. Here every request must answer 503 redis_unavailable naming the
- * cluster, fast, and the console must recover by itself once the masters are back.
+ * A Redis Cluster of which no node answers any more: every master SIGKILLed after it served. A
+ * Cluster client keeps commands issued while it is not ready in a queue of its own, flushed only
+ * on success; with endless reconnects a request would wait forever. Here every request must answer
+ * 503 redis_unavailable naming the cluster, fast, and the console must recover by itself once the
+ * masters are back.
  */
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
 import type { Handler } from '../../support/call-route';
+import { expectClusterUnreachable, masterServes } from './cluster-app';
 import { get, post, report, timed, waitFor } from '../faults/helpers';
 
 /** A refused connect takes a millisecond; an answer that waited for a timeout would take ≥ 2 s. */
@@ -21,24 +22,6 @@ afterAll(async () => {
 type Mod = Partial<Record<'GET' | 'POST', Handler>>;
 async function routes(): Promise<Record<'queues' | 'tasks', Mod>> {
   return { queues: await import('@/app/api/queues/route'), tasks: await import('@/app/api/queues/[qname]/tasks/route') };
-}
-
-async function serves(addr: string): Promise<boolean> {
-  const conn = new Redis(Number(addr.split(':')[1]), '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await conn.connect();
-    return ((await conn.call('CLUSTER', 'INFO')) as string).includes('cluster_state:ok');
-  } catch {
-    return false;
-  } finally {
-    conn.disconnect();
-  }
-}
-
-function expectUnavailable(res: { status: number; body: { error?: { code: string; message: string } } }, nodesEnv: string): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(503);
-  expect(res.body.error).toMatchObject({ code: 'redis_unavailable' });
-  expect(res.body.error!.message).toContain(`Redis at cluster ${nodesEnv} is unreachable`);
 }
 
 describe('Redis Cluster with every master down', () => {
@@ -56,16 +39,16 @@ describe('Redis Cluster with every master down', () => {
     for (let i = 0; i < 5; i++) {
       const res = await timed(() => get(r.queues.GET!));
       if (i === 0) report('every master killed: queue list → 503', res.ms);
-      expectUnavailable(res, cluster.nodesEnv);
+      expectClusterUnreachable(res, cluster.nodesEnv);
       expect(res.ms).toBeLessThan(FAST_MS);
     }
     const change = await timed(() => post(r.tasks.POST!, { qname: 'alive' }, { type: 't' }));
     report('every master killed: enqueue → 503', change.ms);
-    expectUnavailable(change, cluster.nodesEnv);
+    expectClusterUnreachable(change, cluster.nodesEnv);
     expect(change.ms).toBeLessThan(FAST_MS);
 
     await Promise.all(cluster.nodes.map((_, i) => cluster!.restart(i)));
-    const back = await waitFor('every restarted master to serve', async () => (await Promise.all(cluster!.nodes.map(serves))).every(Boolean), 20_000);
+    const back = await waitFor('every restarted master to serve', async () => (await Promise.all(cluster!.nodes.map(masterServes))).every(Boolean), 20_000);
     report('masters restarted: cluster_state:ok after', back);
     // Nothing was persisted, so the queue list is empty; it answers, without an app restart.
     const first = await timed(() => get(r.queues.GET!));

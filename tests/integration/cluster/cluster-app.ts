@@ -3,7 +3,8 @@
  * handlers at it (ASYNQLENS_REDIS_CLUSTER_NODES, set before any route module is imported), and
  * picks queue names whose slots land on every master.
  */
-import type { Cluster } from 'ioredis';
+import { Redis, type Cluster } from 'ioredis';
+import { expect } from 'vitest';
 import { queueSlot } from '@/lib/asynq/topology';
 import { callRoute, type Handler, type JsonBody } from '../../support/call-route';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
@@ -61,4 +62,24 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 /** A JSON request to a mutating (or body-carrying) route. */
 export function send(h: Handler, method: string, path: string, params: Record<string, string>, body?: unknown): Promise<{ status: number; body: JsonBody }> {
   return callRoute(h, path, params, { method, headers: JSON_HEADERS, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+}
+
+/** A master's own view: it serves once it says cluster_state:ok (false while it is down). */
+export async function masterServes(addr: string): Promise<boolean> {
+  const conn = new Redis(Number(addr.split(':')[1]), '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await conn.connect();
+    return ((await conn.call('CLUSTER', 'INFO')) as string).includes('cluster_state:ok');
+  } catch {
+    return false;
+  } finally {
+    conn.disconnect();
+  }
+}
+
+/** The 503 every request gets while no node of the cluster `nodesEnv` answers. */
+export function expectClusterUnreachable(res: { status: number; body: JsonBody }, nodesEnv: string): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(503);
+  expect(res.body.error).toMatchObject({ code: 'redis_unavailable' });
+  expect(res.body.error.message).toContain(`Redis at cluster ${nodesEnv} is unreachable`);
 }

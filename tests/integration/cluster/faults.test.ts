@@ -14,7 +14,7 @@ import { keys as k } from '@/lib/asynq';
 import { keySlot } from '@/lib/asynq/topology';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
 import { get, post, report, sleep, timed, waitFor } from '../faults/helpers';
-import { ownerOf, queuesPerMaster, slotOwners } from './cluster-app';
+import { masterServes, ownerOf, queuesPerMaster, slotOwners } from './cluster-app';
 import type { Handler } from '../../support/call-route';
 
 let cluster: RunningCluster;
@@ -63,23 +63,10 @@ const listTasks = (q: string) => get(r.tasks.GET!, { qname: q }, `/api/queues/${
 const taskDetail = (q: string) => get(r.task.GET!, { qname: q, taskId: `seed-${q}` }, `/api/queues/${q}/tasks/seed-${q}`);
 const enqueue = (q: string) => post(r.tasks.POST!, { qname: q }, { type: 'no-id' });
 
-/** A master's own view: it serves once it says cluster_state:ok. */
-async function serves(addr: string): Promise<boolean> {
-  const conn = new Redis(Number(addr.split(':')[1]), '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  try {
-    await conn.connect();
-    return ((await conn.call('CLUSTER', 'INFO')) as string).includes('cluster_state:ok');
-  } catch {
-    return false;
-  } finally {
-    conn.disconnect();
-  }
-}
-
 async function restartVictim(what: string): Promise<void> {
   const started = performance.now();
   await cluster.restart(victim);
-  await waitFor('the restarted master to serve', () => serves(victimAddr), 15_000, 50);
+  await waitFor('the restarted master to serve', () => masterServes(victimAddr), 15_000, 50);
   report(`${what}: restarted master serves (cluster_state:ok) after`, Math.round(performance.now() - started));
 }
 
@@ -234,7 +221,7 @@ describe('the whole cluster refuses once the dead master is marked FAIL', () => 
     report('a request during CLUSTERDOWN → 503 refused', (await timed(() => get(r.queues.GET!))).ms);
     await cluster.restart(victim);
     // Redis clears a slot-owning master's FAIL flag only 2 × cluster-node-timeout after it was set.
-    const back = await waitFor('every master to serve again', async () => (await Promise.all(cluster.nodes.map(serves))).every(Boolean), 20_000, 100);
+    const back = await waitFor('every master to serve again', async () => (await Promise.all(cluster.nodes.map(masterServes))).every(Boolean), 20_000, 100);
     report('restart → cluster_state:ok everywhere', back);
     other.disconnect();
     const first = await timed(() => get(r.queues.GET!));

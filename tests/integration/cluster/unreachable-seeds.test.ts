@@ -1,12 +1,13 @@
 /**
- * A Redis Cluster of which no node answers, from the start: seeds that refuse. A Cluster client keeps commands issued while
- * it is not ready in a queue of its own, flushed only on success; with endless reconnects a
- * request would wait forever. Here every request must answer 503 redis_unavailable naming the
- * cluster, fast, and the console must recover by itself once the masters are back.
+ * A Redis Cluster of which no node answers, from the start: seeds that refuse. A Cluster client
+ * keeps commands issued while it is not ready in a queue of its own, flushed only on success; with
+ * endless reconnects a request would wait forever. Here every request must answer 503
+ * redis_unavailable naming the cluster, fast.
  */
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../e2e/support/app-server';
 import type { Handler } from '../../support/call-route';
+import { expectClusterUnreachable } from './cluster-app';
 import { get, post, report, timed } from '../faults/helpers';
 
 /** A refused connect takes a millisecond; an answer that waited for a timeout would take ≥ 2 s. */
@@ -15,12 +16,6 @@ const FAST_MS = 500;
 type Mod = Partial<Record<'GET' | 'POST', Handler>>;
 async function routes(): Promise<Record<'queues' | 'tasks', Mod>> {
   return { queues: await import('@/app/api/queues/route'), tasks: await import('@/app/api/queues/[qname]/tasks/route') };
-}
-
-function expectUnavailable(res: { status: number; body: { error?: { code: string; message: string } } }, nodesEnv: string): void {
-  expect(res.status, JSON.stringify(res.body)).toBe(503);
-  expect(res.body.error).toMatchObject({ code: 'redis_unavailable' });
-  expect(res.body.error!.message).toContain(`Redis at cluster ${nodesEnv} is unreachable`);
 }
 
 describe('Redis Cluster unreachable from the start', () => {
@@ -32,13 +27,13 @@ describe('Redis Cluster unreachable from the start', () => {
     for (let i = 0; i < 3; i++) {
       const list = await timed(() => get(r.queues.GET!));
       if (i === 0) report(`cluster seeds refusing: first queue list → 503 (${list.body.error.message})`, list.ms);
-      expectUnavailable(list, seeds);
+      expectClusterUnreachable(list, seeds);
       expect(list.body.error.message).toContain('last connection error');
       expect(list.ms).toBeLessThan(FAST_MS);
     }
     const change = await timed(() => post(r.tasks.POST!, { qname: 'q' }, { type: 't' }));
     report('cluster seeds refusing: enqueue → 503', change.ms);
-    expectUnavailable(change, seeds);
+    expectClusterUnreachable(change, seeds);
     expect(change.body.error.message).toContain('Nothing was changed');
     expect(change.ms).toBeLessThan(FAST_MS);
 
