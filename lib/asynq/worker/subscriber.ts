@@ -3,7 +3,7 @@
  * the subscriber uses its own duplicate of the server's connection; a PUBLISH of a task ID
  * aborts that task's signal (`context canceled`) if this server is running it.
  */
-import type { RedisClient } from '../topology';
+import { isCluster, type RedisClient } from '../topology';
 import { CANCEL_CHANNEL } from '../keys';
 import type { Logger } from './config';
 
@@ -23,7 +23,11 @@ export class Subscriber {
    * later reconnect, but only to channels it once subscribed). Resolves after the first try.
    */
   async start(): Promise<void> {
-    const conn = this.redis.duplicate();
+    // The duplicate copies the server connection's options as they are now, and a connection
+    // made by connect() turns its offline queue off after its first connect (so requests fail
+    // fast): the lazy duplicate would then refuse its very first SUBSCRIBE. A subscriber wants
+    // the opposite, SUBSCRIBE waiting for its connect, so the queue is turned back on here.
+    const conn = isCluster(this.redis) ? this.redis.duplicate([], { enableOfflineQueue: true }) : this.redis.duplicate({ enableOfflineQueue: true });
     this.conn = conn;
     conn.on('error', (err: Error) => this.logger.warn(`cancel subscriber: ${err.message}`));
     conn.on('message', (channel: string, id: string) => {
