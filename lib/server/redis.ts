@@ -1,6 +1,6 @@
 import 'server-only';
 import { createInspector, type Inspector } from '@/lib/asynq';
-import { connect } from '@/lib/asynq/connection';
+import { connect, explainClusterFailure, type RedisTarget } from '@/lib/asynq/connection';
 import type { RedisClient } from '@/lib/asynq/topology';
 import { env } from './env';
 import { redisTarget } from './redis-target';
@@ -19,6 +19,8 @@ export function getRedis(): RedisClient {
     // (a refused password, an untrusted certificate) arrived on the connection.
     client.on('error', (err: Error) => (g.asynqlensLastError = err.message));
     client.on('ready', () => (g.asynqlensLastError = undefined));
+    const target = redisTarget();
+    if (target.kind === 'cluster') explainClusterFailures(client, target);
     // ioredis gives up for good in a few corners (a Sentinel failover announced while the
     // client is between reconnect attempts ends it for good). A client that has ended is
     // replaced on the next request, so the console always recovers by itself.
@@ -30,6 +32,33 @@ export function getRedis(): RedisClient {
     g.asynqlensRedis = client;
   }
   return g.asynqlensRedis;
+}
+
+/**
+ * A Cluster client that reached no node says only "Failed to refresh slots cache."; this puts
+ * the reason in its place (see explainClusterFailure), once known. One explanation at a time:
+ * while the cluster stays unreachable, each failed connect attempt (one per request at most)
+ * may start the next, so the reason follows what changes (a password fixed, a node back).
+ */
+function explainClusterFailures(client: RedisClient, target: Extract<RedisTarget, { kind: 'cluster' }>): void {
+  let why: string | undefined;
+  let explaining = false;
+  const show = () => {
+    if (why && client.status !== 'ready') g.asynqlensLastError = `no node of the cluster answered (${why})`;
+  };
+  client.on('ready', () => (why = undefined));
+  client.on('error', (err: Error) => {
+    if (!err.message.startsWith('Failed to refresh slots cache')) return;
+    show();
+    if (explaining) return;
+    explaining = true;
+    void explainClusterFailure(target)
+      .then((reason) => {
+        why = reason ?? undefined;
+        show();
+      })
+      .finally(() => (explaining = false));
+  });
 }
 
 /** The deployment kind, for health checks and the Redis page. */

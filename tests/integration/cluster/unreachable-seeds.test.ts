@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from '../../e2e/support/app-server';
 import type { Handler } from '../../support/call-route';
 import { expectClusterUnreachable } from './cluster-app';
-import { get, post, report, timed } from '../faults/helpers';
+import { get, post, report, timed, waitFor } from '../faults/helpers';
 
 /** A refused connect takes a millisecond; an answer that waited for a timeout would take ≥ 2 s. */
 const FAST_MS = 500;
@@ -31,6 +31,15 @@ describe('Redis Cluster unreachable from the start', () => {
       expect(list.body.error.message).toContain('last connection error');
       expect(list.ms).toBeLessThan(FAST_MS);
     }
+    // ioredis says only "Failed to refresh slots cache."; a probe of the seeds finds the reason,
+    // which the following requests name.
+    const first = seeds.split(',')[0]!;
+    const explained = await waitFor('the reason in the message', async () => {
+      const res = await get(r.queues.GET!);
+      return res.body.error.message.includes(`no node of the cluster answered (${first}: connect ECONNREFUSED ${first}`);
+    }, 5000);
+    report('cluster seeds refusing: the reason named after', explained);
+
     const change = await timed(() => post(r.tasks.POST!, { qname: 'q' }, { type: 't' }));
     report('cluster seeds refusing: enqueue → 503', change.ms);
     expectClusterUnreachable(change, seeds);
