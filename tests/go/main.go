@@ -14,6 +14,7 @@
 //	enqueue-race enqueue the same task from N goroutines at one instant
 //	process      run a real asynq.Server for S seconds, one JSON line per task
 //	cluster-*    seed, dump and process over a Redis Cluster (--nodes; see cluster.go)
+//	sentinel-*   seed, dump and process through Redis Sentinel (--sentinels, --master; see sentinel.go)
 //
 // stdout carries only the machine-readable output; all logs go to stderr.
 package main
@@ -69,6 +70,12 @@ func main() {
 		err = runClusterDump(args)
 	case "cluster-process":
 		err = runClusterProcess(args)
+	case "sentinel-seed":
+		err = runSentinelSeed(args)
+	case "sentinel-dump":
+		err = runSentinelDump(args)
+	case "sentinel-process":
+		err = runSentinelProcess(args)
 	default:
 		usage()
 		os.Exit(2)
