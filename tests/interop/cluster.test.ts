@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoute, type Handler } from '../support/call-route';
+import { within } from '../support/within';
 import { queuesPerMaster, send, startClusterApp, type ClusterApp } from '../integration/cluster/cluster-app';
 import { goAvailability, privateInteropBinary, requireGoFor, type GoDump, type GoTask } from './go-harness';
 
@@ -19,19 +20,6 @@ type Mod = Partial<Record<'GET' | 'POST', Handler>>;
 
 /** A GET through a route handler, bounded by {@link within}. */
 const call = (h: Handler, path: string, params: Record<string, string>) => within(`GET ${Object.values(params).join('/')}${path}`, callRoute(h, path, params));
-
-/** Fails with the step's name when it takes longer than `ms`, so a stall says where it is. */
-async function within<T>(label: string, work: Promise<T>, ms = 20_000): Promise<T> {
-  const started = Date.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${label}: no answer after ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-    if (Date.now() - started > 2000) console.log(`[cluster-interop] ${label} took ${Date.now() - started} ms`);
-  }
-}
 
 describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Redis Cluster', () => {
   let app: ClusterApp;

@@ -10,7 +10,9 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskDto } from '@/lib/contract/tasks';
+import { waitFor } from '../integration/faults/helpers';
 import { callRoute, type Handler } from '../support/call-route';
+import { within } from '../support/within';
 import { MASTER_NAME, startSentinelSetup, type SentinelSetup } from '../support/redis-sentinel';
 import { goAvailability, LIST_STATES, privateInteropBinary, requireGoFor, type GoDump, type GoTask } from './go-harness';
 
@@ -57,29 +59,6 @@ function fromOurs(t: TaskDto) {
     nextProcessAt: t.state === 'pending' ? 'now' : unix(t.nextProcessAt),
     completedAt: unix(t.completedAt), retentionSeconds: t.retentionSeconds, result: base64(t.result, t.resultEncoding), isOrphaned: t.isOrphaned,
   };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `probe` every 50 ms until it returns true; fails naming `what` after `timeoutMs`. Resolves with the time it took. */
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs: number): Promise<number> {
-  const started = Date.now();
-  while (!(await probe())) {
-    if (Date.now() - started > timeoutMs) throw new Error(`${what}: not after ${timeoutMs} ms`);
-    await sleep(50);
-  }
-  return Date.now() - started;
-}
-
-/** Fails with the step's name when it takes longer than `ms`, so a stall says where it is. */
-async function within<T>(label: string, work: Promise<T>, ms = 20_000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${label}: no answer after ${ms} ms`)), ms)));
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Sentinel deployment, through a failover', () => {
@@ -199,7 +178,7 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
     // publishes +switch-master, the event connected clients (ours, go-redis) reconnect on; the
     // old master takes writes until it is demoted seconds later. The failover is over once the
     // sentinel's own record of the master has moved and no longer says failover_in_progress.
-    const switchMs = await until(`the sentinel to switch ${MASTER_NAME} to ${target}`, async () => {
+    const switchMs = await waitFor(`the sentinel to switch ${MASTER_NAME} to ${target}`, async () => {
       const fields = (await setup.sentinel.call('SENTINEL', 'MASTER', MASTER_NAME)) as string[];
       const master = Object.fromEntries(fields.flatMap((v, i) => (i % 2 === 0 ? [[v, fields[i + 1]]] : [])));
       return `${master.ip}:${master.port}` === target && !String(master.flags).includes('failover');
@@ -209,7 +188,7 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
     // Our client reconnects through the sentinel on +switch-master; a request during the
     // reconnect is refused at once (503) rather than queued, so the console is polled as a
     // browser would.
-    const servingMs = await until('the console to answer again', async () => (await callRoute(r.queue!.GET!, '/', { qname: Q })).status === 200, 10_000);
+    const servingMs = await waitFor('the console to answer again', async () => (await callRoute(r.queue!.GET!, '/', { qname: Q })).status === 200, 10_000);
     console.info(`[sentinel-interop] switched ${switchMs} ms after SENTINEL FAILOVER; the console answered ${servingMs} ms after Go's next enqueue`);
     const ok = await enqueue({ type: 'result:ts', payload: 'from-ts', options: { retentionSeconds: 600 } });
     const fail = await enqueue({ type: 'fail:ts', payload: 'x', options: { maxRetry: 0 } });
