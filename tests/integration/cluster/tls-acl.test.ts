@@ -4,7 +4,8 @@
  * operator would (rediss:// URL with the user, the seed nodes, the TLS files), reads and writes
  * queues on every master and shows the Redis page; a wrong password, a missing client
  * certificate or an untrusted node answers a 503 naming the cluster at once, instead of hanging,
- * and then names the reason.
+ * and then names the reason. Last, the nodes announce hostnames, as managed clusters do, and
+ * the console reaches them by name with each certificate checked against it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -205,5 +206,36 @@ describe('a Redis Cluster over mutual TLS with an ACL user', () => {
     for (const node of cluster.nodes) expect(res.body.error.message).toMatch(new RegExp(`${node.replaceAll('.', '\\.')}: [^;]*(?:${reason.source})`));
     expect(res.ms).toBeLessThan(FAST_MS);
     report(`cluster over TLS, ${what}: first 503 in ${first.ms} ms, the reason named after`, after);
+  });
+});
+
+// Last, because it changes how the shared cluster announces its nodes.
+describe('a managed cluster that names its nodes by hostname', () => {
+  it('is reached by name, each node verified against the name it announces, and a wrong server name is named', async () => {
+    // What managed clusters with in-transit encryption do: CLUSTER SLOTS answers hostnames that
+    // the certificates carry, and the seeds are names too.
+    await onMasters(async (m) => {
+      await m.call('CONFIG', 'SET', 'cluster-announce-hostname', 'localhost');
+      return m.call('CONFIG', 'SET', 'cluster-preferred-endpoint-type', 'hostname');
+    });
+    await waitFor('every master to announce every master by name', async () =>
+      (await onMasters(async (m) => JSON.stringify(await m.call('CLUSTER', 'SLOTS')))).every((slots) => slots.match(/"localhost"/g)?.length === 3), 8000);
+    const byName = cluster.nodes.map((n) => n.replace('127.0.0.1', 'localhost'));
+    const named = { REDIS_URL: `rediss://app:${encodeURIComponent(PASSWORD)}@${byName[0]}`, ASYNQLENS_REDIS_CLUSTER_NODES: byName.join(','), ...mutualTls };
+
+    const r = await routesWith(named);
+    for (const q of qs) {
+      const res = await send(r.tasks.POST!, 'POST', `/api/queues/${q}/tasks`, { qname: q }, { type: 'by:name' });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(await redis.lindex(k.pendingKey(q), 0)).toBe(res.body.id);
+    }
+    const page = await callRoute(r.redisInfo.GET!, '/api/redis');
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    expect(Object.keys(page.body.info['cluster nodes']).sort()).toEqual([...byName].sort());
+
+    const wrong = await routesWith({ ...named, ASYNQLENS_REDIS_TLS_SERVERNAME: 'other.test' });
+    const list = () => callRoute(wrong.queues.GET!, '/api/queues');
+    expectClusterUnreachable(await list(), byName.join(','));
+    await waitFor('the name mismatch in the message', async () => /other\.test\. is not in the cert's altnames/.test((await list()).body.error.message), 5000);
   });
 });
