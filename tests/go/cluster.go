@@ -38,18 +38,7 @@ func (c *clusterFlags) connOpt() asynq.RedisClusterClientOpt {
 	return asynq.RedisClusterClientOpt{Addrs: strings.Split(c.nodes, ",")}
 }
 
-func (c *clusterFlags) queueList() []string {
-	var out []string
-	for _, q := range strings.Split(c.queues, ",") {
-		if q != "" {
-			out = append(out, q)
-		}
-	}
-	return out
-}
-
-// seededJSON maps queue -> label -> task ID.
-type seededJSON map[string]map[string]string
+func (c *clusterFlags) queueList() []string { return splitList(c.queues) }
 
 // runClusterSeed enqueues, per queue: a pending task, a scheduled one, a unique
 // one, a grouped one, and a pending task that will fail for good when processed.
@@ -61,31 +50,11 @@ func runClusterSeed(args []string) error {
 	}
 	client := asynq.NewClient(cf.connOpt())
 	defer client.Close()
-	out := seededJSON{}
-	for _, q := range cf.queueList() {
-		ids := map[string]string{}
-		enqueue := func(label string, t *asynq.Task, opts ...asynq.Option) error {
-			info, err := client.Enqueue(t, append([]asynq.Option{asynq.Queue(q)}, opts...)...)
-			if err != nil {
-				return fmt.Errorf("%s/%s: %w", q, label, err)
-			}
-			ids[label] = info.ID
-			return nil
-		}
-		payload := []byte(fmt.Sprintf(`{"queue":%q}`, q))
-		steps := []error{
-			enqueue("pending", asynq.NewTaskWithHeaders("ok:go", payload, map[string]string{"from": "go"}), asynq.MaxRetry(3)),
-			enqueue("scheduled", asynq.NewTask("ok:later", payload), asynq.ProcessIn(time.Hour)),
-			enqueue("unique", asynq.NewTask("ok:unique", payload), asynq.Unique(time.Hour), asynq.ProcessIn(time.Hour)),
-			enqueue("grouped", asynq.NewTask("ok:grouped", payload), asynq.Group("g1")),
-			enqueue("failing", asynq.NewTask("fail:go", payload), asynq.MaxRetry(0)),
-		}
-		for _, err := range steps {
-			if err != nil {
-				return err
-			}
-		}
-		out[q] = ids
+	out, err := seedQueues(client, cf.queueList(), func(q string) []seedKind {
+		return baseSeedKinds([]byte(fmt.Sprintf(`{"queue":%q}`, q)))
+	})
+	if err != nil {
+		return err
 	}
 	return writeJSON(out)
 }

@@ -42,15 +42,7 @@ func (s *sentinelFlags) connOpt() asynq.RedisFailoverClientOpt {
 	return asynq.RedisFailoverClientOpt{MasterName: s.master, SentinelAddrs: strings.Split(s.sentinels, ","), DB: s.db}
 }
 
-func (s *sentinelFlags) queueList() []string {
-	var out []string
-	for _, q := range strings.Split(s.queues, ",") {
-		if q != "" {
-			out = append(out, q)
-		}
-	}
-	return out
-}
+func (s *sentinelFlags) queueList() []string { return splitList(s.queues) }
 
 // runSentinelSeed enqueues, per queue, one task of each kind the console shows:
 // pending (with a header), scheduled, unique, grouped, and three pending tasks
@@ -67,31 +59,15 @@ func runSentinelSeed(args []string) error {
 	}
 	client := asynq.NewClient(sf.connOpt())
 	defer client.Close()
-	out := seededJSON{}
-	for _, q := range sf.queueList() {
-		ids := map[string]string{}
+	out, err := seedQueues(client, sf.queueList(), func(q string) []seedKind {
 		payload := []byte(fmt.Sprintf(`{"queue":%q,"round":%q}`, q, *round))
-		kinds := []struct {
-			label string
-			task  *asynq.Task
-			opts  []asynq.Option
-		}{
-			{"pending", asynq.NewTaskWithHeaders("ok:go", payload, map[string]string{"from": "go"}), []asynq.Option{asynq.MaxRetry(3)}},
-			{"scheduled", asynq.NewTask("ok:later", payload), []asynq.Option{asynq.ProcessIn(time.Hour)}},
-			{"unique", asynq.NewTask("ok:unique", payload), []asynq.Option{asynq.Unique(time.Hour), asynq.ProcessIn(time.Hour)}},
-			{"grouped", asynq.NewTask("ok:grouped", payload), []asynq.Option{asynq.Group("g1")}},
-			{"failing", asynq.NewTask("fail:go", payload), []asynq.Option{asynq.MaxRetry(0)}},
-			{"retrying", asynq.NewTask("fail:go", payload), []asynq.Option{asynq.MaxRetry(2)}},
-			{"kept", asynq.NewTask("result:go", payload), []asynq.Option{asynq.Retention(time.Hour)}},
-		}
-		for _, k := range kinds {
-			info, err := client.Enqueue(k.task, append([]asynq.Option{asynq.Queue(q)}, k.opts...)...)
-			if err != nil {
-				return fmt.Errorf("%s/%s: %w", q, k.label, err)
-			}
-			ids[k.label] = info.ID
-		}
-		out[q] = ids
+		return append(baseSeedKinds(payload),
+			seedKind{"retrying", asynq.NewTask("fail:go", payload), []asynq.Option{asynq.MaxRetry(2)}},
+			seedKind{"kept", asynq.NewTask("result:go", payload), []asynq.Option{asynq.Retention(time.Hour)}},
+		)
+	})
+	if err != nil {
+		return err
 	}
 	return writeJSON(out)
 }
