@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
-import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
 import { baseRedisOptions, createRedis, guardConnection, NotSentError, ReplyLostError } from './redis';
 import { learnVersionOnConnect } from './scripts/read-only-eval';
 
@@ -83,7 +83,8 @@ export function describeTarget(target: RedisTarget): string {
   }
 }
 
-function tlsOptions(url: URL, tls: TlsSettings | undefined): TlsOptions | undefined {
+/** Node TLS options for `url` and the TLS settings; undefined when neither asks for TLS. */
+export function tlsOptions(url: URL, tls: TlsSettings | undefined): TlsOptions | undefined {
   const wanted = url.protocol === 'rediss:' || (tls !== undefined && Object.values(tls).some((v) => v !== undefined && v !== false));
   if (!wanted) return undefined;
   return {
@@ -96,7 +97,7 @@ function tlsOptions(url: URL, tls: TlsSettings | undefined): TlsOptions | undefi
 }
 
 /** Username, password and db of a redis:// URL, decoded (ACL users and passwords may hold any byte). */
-function credentials(url: URL): Pick<RedisOptions, 'username' | 'password' | 'db'> {
+export function credentials(url: URL): Pick<RedisOptions, 'username' | 'password' | 'db'> {
   const db = url.pathname.replace(/^\//, '');
   return {
     ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
@@ -185,46 +186,6 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
       return cluster;
     }
   }
-}
-
-/** How many seeds {@link explainClusterFailure} asks, one after another. */
-const SEEDS_EXPLAINED = 3;
-
-/**
- * Why a Cluster client reached no node, in words an operator can act on. ioredis reports only
- * "Failed to refresh slots cache." (it asks for the slot map on throwaway connections whose
- * errors it discards); one plain connection to a seed, with the nodes' own credentials and TLS,
- * says why: a refused connect, WRONGPASS, an untrusted certificate, or a node that answers but
- * reports `cluster_state:fail`. Null once a seed says `cluster_state:ok` (the failure was
- * passing). Cost: per seed asked (at most 3), one connect and one CLUSTER INFO, each bounded by
- * `timeoutMs`.
- */
-export async function explainClusterFailure(target: Extract<RedisTarget, { kind: 'cluster' }>, timeoutMs = 2000): Promise<string | null> {
-  const url = new URL(target.url);
-  const tls = tlsOptions(url, target.tls);
-  const { db: _db, ...auth } = credentials(url);
-  const reasons: string[] = [];
-  for (const node of target.nodes.slice(0, SEEDS_EXPLAINED)) {
-    const conn = new Redis({
-      host: node.host, port: node.port, ...auth, ...(tls ? { tls } : {}),
-      lazyConnect: true, enableReadyCheck: false, retryStrategy: () => null, maxRetriesPerRequest: 0,
-      connectTimeout: timeoutMs, commandTimeout: timeoutMs,
-    });
-    // The first error is the cause (WRONGPASS, a certificate); later ones only say it closed.
-    let cause: string | undefined;
-    conn.on('error', (err: Error) => (cause ??= err.message));
-    try {
-      await conn.connect();
-      const state = /cluster_state:(\w+)/.exec(String(await conn.call('CLUSTER', 'INFO')))?.[1] ?? 'unknown';
-      if (state === 'ok') return null;
-      reasons.push(`${formatHostPort(node)} says cluster_state:${state}`);
-    } catch (err) {
-      reasons.push(`${formatHostPort(node)}: ${cause ?? (err instanceof Error ? err.message : String(err))}`);
-    } finally {
-      conn.disconnect();
-    }
-  }
-  return reasons.join('; ');
 }
 
 /**

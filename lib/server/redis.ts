@@ -1,6 +1,7 @@
 import 'server-only';
 import { createInspector, type Inspector } from '@/lib/asynq';
-import { connect, explainClusterFailure, type RedisTarget } from '@/lib/asynq/connection';
+import { explainable, explainConnectFailure } from '@/lib/asynq/connect-failure';
+import { connect, type RedisTarget } from '@/lib/asynq/connection';
 import type { RedisClient } from '@/lib/asynq/topology';
 import { env } from './env';
 import { redisTarget } from './redis-target';
@@ -17,10 +18,13 @@ export function getRedis(): RedisClient {
     // Errors surface per request as 503s; without a listener ioredis would log each retry.
     // The latest one is kept: a request only sees "Connection is closed", while the reason
     // (a refused password, an untrusted certificate) arrived on the connection.
-    client.on('error', (err: Error) => (g.asynqlensLastError = err.message));
+    client.on('error', (err: Error) => {
+      // "Reached the max retries per request limit" is about a queued command, not the
+      // connection: the reason seen before it stays the one to show.
+      if (!/max retries per request/i.test(err.message)) g.asynqlensLastError = err.message;
+    });
     client.on('ready', () => (g.asynqlensLastError = undefined));
-    const target = redisTarget();
-    if (target.kind === 'cluster') explainClusterFailures(client, target);
+    explainFailures(client, redisTarget());
     // ioredis gives up for good in a few corners (a Sentinel failover announced while the
     // client is between reconnect attempts ends it for good). A client that has ended is
     // replaced on the next request, so the console always recovers by itself.
@@ -35,24 +39,27 @@ export function getRedis(): RedisClient {
 }
 
 /**
- * A Cluster client that reached no node says only "Failed to refresh slots cache."; this puts
- * the reason in its place (see explainClusterFailure), once known. One explanation at a time:
- * while the cluster stays unreachable, each failed connect attempt (one per request at most)
- * may start the next, so the reason follows what changes (a password fixed, a node back).
+ * Where the client's own error does not say why it cannot connect, puts the reason in its
+ * place once known (lib/asynq/connect-failure.ts): a Cluster client that reached no node says
+ * only "Failed to refresh slots cache.", and a TLS server refusing a missing client certificate
+ * often shows up as a bare reset. One explanation at a time: while Redis stays unreachable, each
+ * failed connect attempt (one per request at most) may start the next, so the reason follows
+ * what changes (a password fixed, a node back).
  */
-function explainClusterFailures(client: RedisClient, target: Extract<RedisTarget, { kind: 'cluster' }>): void {
+function explainFailures(client: RedisClient, target: RedisTarget): void {
   let why: string | undefined;
   let explaining = false;
   const show = () => {
-    if (why && client.status !== 'ready') g.asynqlensLastError = `no node of the cluster answered (${why})`;
+    if (why && client.status !== 'ready') g.asynqlensLastError = why;
   };
   client.on('ready', () => (why = undefined));
   client.on('error', (err: Error) => {
-    if (!err.message.startsWith('Failed to refresh slots cache')) return;
+    // Any other error already says why (a refused connect, WRONGPASS, a certificate).
+    if (!explainable(target, err.message)) return;
     show();
     if (explaining) return;
     explaining = true;
-    void explainClusterFailure(target)
+    void explainConnectFailure(target, err.message)
       .then((reason) => {
         why = reason ?? undefined;
         show();

@@ -86,7 +86,9 @@ describe('TLS and ACL', () => {
   it.each([
     // The port is known only once beforeAll ran, so each case builds its settings then.
     ['a wrong password', () => ({ REDIS_URL: url('nope'), ...mutualTls }), /WRONGPASS|invalid username-password/i],
-    ['no client certificate', () => ({ REDIS_URL: url(), ASYNQLENS_REDIS_TLS_CA_FILE: mutualTls.ASYNQLENS_REDIS_TLS_CA_FILE }), /./],
+    // Under TLS 1.3 the client often sees only a reset (the server's alert loses the race with
+    // its first write); the console's own bare handshake then finds the alert.
+    ['no client certificate', () => ({ REDIS_URL: url(), ASYNQLENS_REDIS_TLS_CA_FILE: mutualTls.ASYNQLENS_REDIS_TLS_CA_FILE }), /certificate required/],
     ['a server its CA does not trust', () => ({ REDIS_URL: url(), ASYNQLENS_REDIS_TLS_CERT_FILE: mutualTls.ASYNQLENS_REDIS_TLS_CERT_FILE, ASYNQLENS_REDIS_TLS_KEY_FILE: mutualTls.ASYNQLENS_REDIS_TLS_KEY_FILE }), /certificate/i],
   ])('answers 503 naming the address, quickly, with %s', async (_what, env, reason) => {
     const r = await routesWith(env());
@@ -96,7 +98,17 @@ describe('TLS and ACL', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(503);
     expect(res.body.error.code).toBe('redis_unavailable');
     expect(res.body.error.message).toContain(`127.0.0.1:${tlsPort}/0`);
-    expect(res.body.error.message).toMatch(reason);
     expect(ms).toBeLessThan(4000);
+    // The reason is in the message at once, or a moment later once the console has looked
+    // behind a bare reset.
+    const started = Date.now();
+    let message = res.body.error.message as string;
+    while (!reason.test(message) && Date.now() - started < 5000) {
+      await new Promise((r) => setTimeout(r, 50));
+      message = (await callRoute(r.queues.GET, '/api/queues')).body.error.message as string;
+    }
+    expect(message).toMatch(reason);
+    // And it stays named: each request reconnects, and each reconnect may lose the race again.
+    for (let i = 0; i < 5; i++) expect((await callRoute(r.queues.GET, '/api/queues')).body.error.message).toMatch(reason);
   });
 });
