@@ -66,8 +66,14 @@ export function startProducers(redis: Redis): { stats: ClientStats; stop(): void
   every(12_000, async () => {
     const running = (await listServers(redis, new Date())).flatMap((s) => s.workers).filter((w) => w.taskType === 'video:transcode');
     if (running.length === 0) return;
-    await cancelTask(redis, 'low', pick(running).taskId);
-    stats.cancels++;
+    try {
+      await cancelTask(redis, 'low', pick(running).taskId);
+      stats.cancels++;
+    } catch (err) {
+      // The worker list is as old as the server's last heartbeat (up to 5 s): the transcode may
+      // have finished (gone) or failed (retry) since, and then there is nothing to cancel.
+      if (!isAsynqError(err, 'task_not_found') && !isAsynqError(err, 'failed_precondition')) throw err;
+    }
   });
 
   return {
