@@ -10,11 +10,14 @@ import { NotSentError, ReplyLostError } from '@/lib/asynq/redis';
  * - `lost`: any other connection failure; treated like `reply_lost` for changes;
  * - `refused`: Redis answered with a refusal that runs nothing — credentials (WRONGPASS,
  *   NOAUTH), ACL (NOPERM), a demoted master (READONLY), a loading or leaderless server (LOADING,
- *   MASTERDOWN, CLUSTERDOWN, TRYAGAIN): nothing was changed, and the console cannot serve.
+ *   MASTERDOWN, CLUSTERDOWN, TRYAGAIN), or a server refusing writes: too few replicas
+ *   (NOREPLICAS, `min-replicas-to-write`), out of memory (OOM, `maxmemory` with noeviction),
+ *   a failed snapshot (MISCONF, `stop-writes-on-bgsave-error`), a script running too long (BUSY).
+ *   Nothing was changed; reads may still work.
  */
 export type RedisFailure = 'not_sent' | 'reply_lost' | 'timeout' | 'lost' | 'refused';
 
-const REFUSED = /^(WRONGPASS|NOAUTH|NOPERM|READONLY|LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN)\b/;
+const REFUSED = /^(WRONGPASS|NOAUTH|NOPERM|READONLY|LOADING|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|OOM|MISCONF|BUSY)\b/;
 
 /**
  * Refusals before anything is written: connect errors, ioredis' disabled offline queue (a plain
