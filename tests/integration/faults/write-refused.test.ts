@@ -1,7 +1,8 @@
 /**
  * A Redis that serves reads but refuses writes: `min-replicas-to-write` without enough replicas
  * (NOREPLICAS; how a master is told to stop taking writes once its replica has been promoted by
- * a failover) and `maxmemory` reached with noeviction (OOM). A refused change answers 503
+ * a failover), `maxmemory` reached with noeviction (OOM) and a snapshot that failed with
+ * stop-writes-on-bgsave-error on (MISCONF). A refused change answers 503
  * `refused` naming the server and Redis' own words, says that nothing was changed, and indeed
  * nothing is: single changes and bulk ones alike. Reads go on answering 200.
  */
@@ -9,7 +10,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import type { Handler } from '../../support/call-route';
-import { get, post } from './helpers';
+import { get, post, waitFor } from './helpers';
 
 let server: RunningRedis;
 let admin: Redis;
@@ -17,7 +18,8 @@ type Mod = Partial<Record<'GET' | 'POST', Handler>>;
 const r = {} as Record<'queues' | 'tasks' | 'bulk', Mod>;
 
 beforeAll(async () => {
-  server = await startRedisServer({ label: 'write-refused' });
+  // Protected configs on, so that the test can point `dir` somewhere unwritable.
+  server = await startRedisServer({ label: 'write-refused', args: ['--enable-protected-configs', 'yes'] });
   process.env.REDIS_URL = `${server.url}/0`;
   admin = new Redis(server.url);
   r.queues = await import('@/app/api/queues/route');
@@ -52,15 +54,41 @@ async function dump(key: string): Promise<unknown> {
 const enqueue = () => post(r.tasks.POST!, { qname: 'mail' }, { type: 'email' });
 const archiveAll = () => post(r.bulk.POST!, { qname: 'mail' }, { action: 'archive', state: 'pending' });
 
+/** Makes the server refuse writes; returns what puts it back. */
+type Refusal = () => Promise<() => Promise<unknown>>;
+
+const tooFewReplicas: Refusal = async () => {
+  await admin.config('SET', 'min-replicas-to-write', '1');
+  return () => admin.config('SET', 'min-replicas-to-write', '0');
+};
+const outOfMemory: Refusal = async () => {
+  await admin.config('SET', 'maxmemory-policy', 'noeviction');
+  await admin.config('SET', 'maxmemory', '1');
+  return () => admin.config('SET', 'maxmemory', '0');
+};
+/** A snapshot that cannot be written (its dir is /proc), with stop-writes-on-bgsave-error on. */
+const failedSnapshot: Refusal = async () => {
+  const [, dir] = (await admin.config('GET', 'dir')) as [string, string];
+  await admin.config('SET', 'save', '3600 1');
+  await admin.config('SET', 'dir', '/proc');
+  await admin.bgsave();
+  await waitFor('the snapshot to fail', async () => /rdb_last_bgsave_status:err/.test(await admin.info('persistence')), 5000);
+  return async () => {
+    await admin.config('SET', 'dir', dir);
+    await admin.config('SET', 'save', '');
+  };
+};
+
 describe.each([
-  ['too few replicas (min-replicas-to-write 1)', [['min-replicas-to-write', '1']], /^NOREPLICAS /, [enqueue, archiveAll]],
+  ['too few replicas (min-replicas-to-write 1)', tooFewReplicas, /^NOREPLICAS /, [enqueue, archiveAll]],
   // Out of memory Redis refuses what may grow it: a script whose first write frees memory (the
   // archive's LREM) runs to its end, by Redis' rule for scripts, so only the enqueue is refused.
-  ['maxmemory reached with noeviction', [['maxmemory-policy', 'noeviction'], ['maxmemory', '1']], /^OOM /, [enqueue]],
-])('a Redis refusing writes: %s', (_what, settings, words, changes) => {
+  ['maxmemory reached with noeviction', outOfMemory, /^OOM /, [enqueue]],
+  ['a failed snapshot (stop-writes-on-bgsave-error)', failedSnapshot, /^MISCONF /, [enqueue, archiveAll]],
+])('a Redis refusing writes: %s', (_what, refuse, words, changes) => {
   it('answers a change 503 refused, "Nothing was changed", and changes nothing; reads answer 200', async () => {
     const before = await snapshot();
-    for (const [name, value] of settings) await admin.config('SET', name!, value!);
+    const restore = await refuse();
     try {
       for (const change of changes) {
         const res = await change();
@@ -76,8 +104,7 @@ describe.each([
       expect(list.status, JSON.stringify(list.body)).toBe(200);
       expect(list.body.queues).toMatchObject([{ queue: 'mail', pending: 3 }]);
     } finally {
-      await admin.config('SET', 'maxmemory', '0');
-      await admin.config('SET', 'min-replicas-to-write', '0');
+      await restore();
     }
     expect(await snapshot()).toEqual(before);
   });
