@@ -8,6 +8,7 @@
 import { connect as tlsConnect, type ConnectionOptions as TlsOptions } from 'node:tls';
 import { Redis } from 'ioredis';
 import { credentials, formatHostPort, tlsOptions, type HostPort, type RedisTarget } from './connection';
+import { NO_SENTINEL_ANSWERED } from './redis';
 
 /** How many seeds {@link explainClusterFailure} asks, one after another. */
 const SEEDS_EXPLAINED = 3;
@@ -57,13 +58,15 @@ export async function explainClusterFailure(target: Extract<RedisTarget, { kind:
 
 /**
  * Whether {@link explainConnectFailure} can add anything to the client's error `message`: a
- * Cluster client that reached no node, or a bare reset from one server over TLS. (Sentinel
- * deployments are left to the client's own words: the data node's address changes.)
+ * Cluster client that reached no node, or a bare reset over TLS from one server or from the
+ * sentinels. (A Sentinel data node's failure is left to the client's own words: its address
+ * changes.)
  */
 export function explainable(target: RedisTarget, message: string): boolean {
   if (target.kind === 'cluster') return message.startsWith('Failed to refresh slots cache');
-  if (target.kind === 'standalone') return BARE_RESET.test(message) && tlsOptions(new URL(target.url), target.tls) !== undefined;
-  return false;
+  const tls = tlsOptions(new URL(target.url), target.tls) !== undefined;
+  if (target.kind === 'standalone') return BARE_RESET.test(message) && tls;
+  return NO_SENTINEL_ANSWERED.test(message) && BARE_RESET.test(message) && tls;
 }
 
 /** The reason behind the client's error `message` (see {@link explainable}), or null. */
@@ -74,6 +77,12 @@ export async function explainConnectFailure(target: RedisTarget, message: string
     return why && `no node of the cluster answered (${why})`;
   }
   const url = new URL(target.url);
+  if (target.kind === 'sentinel') {
+    // The sentinels are reached with the same TLS settings (connection.ts); the first one speaks for them.
+    const sentinel = target.sentinels[0]!;
+    const why = await explainTlsReset(sentinel, tlsOptions(url, target.tls), message);
+    return why && `sentinel ${formatHostPort(sentinel)}: ${why}`;
+  }
   return explainTlsReset({ host: url.hostname, port: Number(url.port || 6379) }, tlsOptions(url, target.tls), message);
 }
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
-import { baseRedisOptions, createRedis, guardConnection, NotSentError, ReplyLostError } from './redis';
+import { baseRedisOptions, createRedis, guardConnection, NO_SENTINEL_ANSWERED, noteSentinelsSilent, NotSentError, ReplyLostError } from './redis';
 import { learnVersionOnConnect } from './scripts/read-only-eval';
 
 export interface HostPort {
@@ -122,7 +122,7 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
     case 'sentinel':
       // ioredis asks the sentinels for the master's address on every (re)connect, so after a
       // failover the next reconnect lands on the promoted replica.
-      return withVersion(createRedis({
+      return guardSentinelLookup(withVersion(createRedis({
         url: target.url,
         ...base,
         redisOptions: {
@@ -143,7 +143,7 @@ export function connect(target: RedisTarget, settings: ConnectSettings = {}): Re
           // not resent: the request reports the error.
           reconnectOnError: (err: Error) => (err.message.startsWith('READONLY') ? 1 : false),
         },
-      }));
+      })));
     case 'cluster': {
       const { db, ...auth } = credentials(url);
       if (db) throw new Error(`REDIS_URL: Redis Cluster has only database 0, got /${db}`);
@@ -238,6 +238,27 @@ function guardClusterNode(node: Redis): Redis {
     flush(error, options);
   };
   return node;
+}
+
+/**
+ * When no sentinel answers, ioredis retries the sentinels (sentinelRetryStrategy) inside the
+ * same connect attempt: the client stays `connecting` and emits no `close`, so guardConnection
+ * never turns the offline queue off and a request's command would wait there until the command
+ * timeout, to be reported as a stall. Each such round ends the attempt as far as requests are
+ * concerned: queued commands fail as not sent, with the sentinels' error, later ones are
+ * refused at once until the client is ready, and a request does not wait for the next round.
+ */
+function guardSentinelLookup(redis: Redis): Redis {
+  const q = redis as unknown as Flushable & { options: RedisOptions };
+  redis.on('error', (err: Error) => {
+    if (!NO_SENTINEL_ANSWERED.test(err.message)) return;
+    noteSentinelsSilent(redis, true);
+    q.options.enableOfflineQueue = false;
+    q.flushQueue(new NotSentError(`not connected: ${err.message}`), { commandQueue: false });
+  });
+  redis.on('ready', () => noteSentinelsSilent(redis, false));
+  redis.on('close', () => noteSentinelsSilent(redis, false));
+  return redis;
 }
 
 /** The settings of a plain connection that make sense for every cluster node. */

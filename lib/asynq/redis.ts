@@ -149,7 +149,8 @@ export async function connectNow(client: Redis | Cluster): Promise<void> {
     if (c.reconnectTimeout) clearTimeout(c.reconnectTimeout);
     c.reconnectTimeout = null;
   } else if (client.status !== 'wait') {
-    if (client.status === 'connecting' || client.status === 'connect') await attemptSettled(client);
+    const silent = client instanceof Redis && sentinelsSilent.has(client);
+    if ((client.status === 'connecting' || client.status === 'connect') && !silent) await attemptSettled(client);
     return;
   }
   const settled = attemptSettled(client);
@@ -157,15 +158,39 @@ export async function connectNow(client: Redis | Cluster): Promise<void> {
   await settled;
 }
 
-/** Resolves when the connect attempt under way ends, either way. */
+/** ioredis' error for a round in which no sentinel answered (it then retries in the same attempt). */
+export const NO_SENTINEL_ANSWERED = /^All sentinels are unreachable/;
+
+/**
+ * Sentinel clients whose connect attempt under way already had a round in which no sentinel
+ * answered: ioredis waits its sentinelRetryStrategy delay inside the attempt, which nothing
+ * outside can cut short, so a request does not wait for the next round (see connectNow).
+ */
+const sentinelsSilent = new WeakSet<Redis>();
+
+/** Marks (or clears) that the attempt under way met silent sentinels; see {@link sentinelsSilent}. */
+export function noteSentinelsSilent(redis: Redis, silent: boolean): void {
+  if (silent) sentinelsSilent.add(redis);
+  else sentinelsSilent.delete(redis);
+}
+
+/**
+ * Resolves when the connect attempt under way ends, either way. Behind Sentinel, a round in which
+ * no sentinel answered counts as an end: ioredis retries it without closing.
+ */
 function attemptSettled(client: Redis | Cluster): Promise<void> {
   return new Promise<void>((resolve) => {
+    const failed = (err: Error) => {
+      if (NO_SENTINEL_ANSWERED.test(err.message)) done();
+    };
     const done = () => {
       client.off('ready', done);
       client.off('close', done);
+      client.off('error', failed);
       resolve();
     };
     client.once('ready', done);
     client.once('close', done);
+    client.on('error', failed);
   });
 }
