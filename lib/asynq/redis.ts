@@ -143,6 +143,10 @@ export async function connectNow(client: Redis | Cluster): Promise<void> {
   // Both kinds keep these members under the same names (ioredis 5.x): status, connect(), the
   // backoff timer `reconnectTimeout`, and the ready / close events of each attempt.
   const c = client as unknown as { reconnectTimeout: ReturnType<typeof setTimeout> | null };
+  // Closing on purpose to reconnect (a Sentinel +switch-master, READONLY after a demotion): the
+  // status says `ready` until the socket's close event, but nothing can be written any more.
+  // Wait for that close (it follows within milliseconds), then reconnect now.
+  if (closingToReconnect(client)) await attemptSettled(client);
   // A Cluster whose ready check failed (a node still saying cluster_state:fail) sits in `close`
   // with its backoff timer pending rather than in `reconnecting`.
   if (client.status === 'reconnecting' || (client.status === 'close' && c.reconnectTimeout)) {
@@ -172,6 +176,18 @@ const sentinelsSilent = new WeakSet<Redis>();
 export function noteSentinelsSilent(redis: Redis, silent: boolean): void {
   if (silent) sentinelsSilent.add(redis);
   else sentinelsSilent.delete(redis);
+}
+
+/** A plain client that still says `ready` while its socket is already closing. */
+function closingToReconnect(client: Redis | Cluster): boolean {
+  if (!(client instanceof Redis) || client.status !== 'ready') return false;
+  const stream = (client as unknown as { stream?: { writable: boolean } }).stream;
+  return stream !== undefined && !stream.writable;
+}
+
+/** Whether connectNow has anything to do: false for a connected client (the usual case). */
+export function needsConnect(client: Redis | Cluster): boolean {
+  return client.status !== 'ready' || closingToReconnect(client);
 }
 
 /**

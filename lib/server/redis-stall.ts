@@ -1,5 +1,5 @@
 import 'server-only';
-import { connectNow } from '@/lib/asynq/redis';
+import { connectNow, needsConnect } from '@/lib/asynq/redis';
 import { brandErrorClass } from '@/lib/asynq/error-brand';
 import { env } from './env';
 import { classifyRedisFailure } from './redis-failure';
@@ -59,7 +59,7 @@ export async function checkRedis(): Promise<void> {
   if (stall) throw new RedisStalledError(Date.now() - stall.since);
   const redis = getRedis();
   // The usual case, a connected client: nothing to wait for (no timer per request).
-  if (redis.status === 'ready') return;
+  if (!needsConnect(redis)) return;
   // Bounded: behind Sentinel a connect can keep asking the sentinels until a failover ends.
   // Past the command timeout the request goes on and fails at once, as "not connected".
   let timer: ReturnType<typeof setTimeout> | undefined;
