@@ -10,9 +10,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis, type Cluster } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { callRoute, type Handler } from '../../support/call-route';
+import { freshConsole } from '../../support/fresh-console';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
 import { report, timed, waitFor } from '../faults/helpers';
 import { expectClusterUnreachable, queuesPerMaster, send } from './cluster-app';
@@ -57,13 +58,7 @@ afterAll(async () => {
 
 /** Loads the routes in a fresh module graph with `env`, so each case gets its own connection. */
 async function routesWith(env: Record<string, string>) {
-  vi.resetModules();
-  for (const key of Object.keys(process.env)) if (key.startsWith('ASYNQLENS_REDIS_') || key === 'REDIS_URL') delete process.env[key];
-  Object.assign(process.env, { ASYNQLENS_AUTH: 'none', ASYNQLENS_COMMAND_TIMEOUT_MS: '2000' }, env);
-  const g = globalThis as { asynqlensRedis?: { disconnect(): void }; asynqlensInspector?: unknown };
-  g.asynqlensRedis?.disconnect();
-  delete g.asynqlensRedis;
-  delete g.asynqlensInspector;
+  freshConsole(env);
   type Mod = Partial<Record<'GET' | 'POST', Handler>>;
   return {
     queues: (await import('@/app/api/queues/route')) as Mod,

@@ -8,8 +8,9 @@
  */
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoute, type Handler } from '../../support/call-route';
+import { freshConsole } from '../../support/fresh-console';
 import { MASTER_NAME, startSentinelSetup, type SentinelSetup } from '../../support/redis-sentinel';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'tls');
@@ -25,13 +26,7 @@ let r: Routes;
 
 /** Loads the routes in a fresh module graph with `env` (and a fresh connection), as tls-acl.test.ts does. */
 async function routesWith(env: Record<string, string>) {
-  vi.resetModules();
-  for (const k of Object.keys(process.env)) if (k.startsWith('ASYNQLENS_REDIS_') || k === 'REDIS_URL') delete process.env[k];
-  Object.assign(process.env, { ASYNQLENS_AUTH: 'none', ASYNQLENS_COMMAND_TIMEOUT_MS: '2000' }, env);
-  const g = globalThis as { asynqlensRedis?: Redis; asynqlensInspector?: unknown };
-  g.asynqlensRedis?.disconnect();
-  delete g.asynqlensRedis;
-  delete g.asynqlensInspector;
+  freshConsole(env);
   return {
     queues: (await import('@/app/api/queues/route')) as { GET: Handler },
     tasks: (await import('@/app/api/queues/[qname]/tasks/route')) as { GET: Handler; POST: Handler },

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { freePort } from '../../e2e/support/app-server';
 import { callRoute, type Handler } from '../../support/call-route';
+import { freshConsole } from '../../support/fresh-console';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'tls');
 const PASSWORD = 's3cret pass:/@';
@@ -41,14 +42,7 @@ afterAll(async () => {
 
 /** Loads the routes in a fresh module graph with `env`, so each case gets its own connection. */
 async function routesWith(env: Record<string, string | undefined>) {
-  const { vi } = await import('vitest');
-  vi.resetModules();
-  for (const k of Object.keys(process.env)) if (k.startsWith('ASYNQLENS_REDIS_') || k === 'REDIS_URL') delete process.env[k];
-  Object.assign(process.env, { ASYNQLENS_AUTH: 'none', ASYNQLENS_COMMAND_TIMEOUT_MS: '2000' });
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v;
-  (globalThis as { asynqlensRedis?: Redis }).asynqlensRedis?.disconnect();
-  delete (globalThis as { asynqlensRedis?: Redis }).asynqlensRedis;
-  delete (globalThis as { asynqlensInspector?: unknown }).asynqlensInspector;
+  freshConsole(env);
   return {
     queues: (await import('@/app/api/queues/route')) as { GET: Handler },
     tasks: (await import('@/app/api/queues/[qname]/tasks/route')) as { GET: Handler; POST: Handler },
