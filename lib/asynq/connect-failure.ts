@@ -16,8 +16,8 @@ const SEEDS_EXPLAINED = 3;
 /** Error texts that only say the connection went away, not why. */
 const BARE_RESET = /ECONNRESET|EPIPE|Connection is closed/;
 
-/** How long the bare TLS handshake waits for the server's alert. */
-const TLS_ALERT_WAIT_MS = 1000;
+/** How long the bare TLS handshake waits for the server's alert (a few ms on a quiet host). */
+const TLS_ALERT_WAIT_MS = 2000;
 
 /**
  * Why a Cluster client reached no node. ioredis asks for the slot map on throwaway connections
@@ -92,7 +92,7 @@ export async function explainConnectFailure(target: RedisTarget, message: string
  * server's "certificate required" alert then often loses the race with the reset, and all the
  * client reports is ECONNRESET or EPIPE. A bare handshake that writes nothing receives the
  * alert. Null when `message` is not a bare reset, without TLS, or when the handshake shows no
- * refusal within a second. Cost: one TLS handshake.
+ * refusal within 2 s. Cost: one TLS handshake.
  */
 async function explainTlsReset(node: HostPort, tls: TlsOptions | undefined, message: string): Promise<string | null> {
   if (!tls || !BARE_RESET.test(message)) return null;

@@ -54,14 +54,20 @@ function explainFailures(client: RedisClient, target: RedisTarget): void {
   };
   client.on('ready', () => (why = undefined));
   client.on('error', (err: Error) => {
-    // Any other error already says why (a refused connect, WRONGPASS, a certificate).
-    if (!explainable(target, err.message)) return;
+    if (!explainable(target, err.message)) {
+      // It says why itself (a refused connect, WRONGPASS, the certificate alert when it wins
+      // its race): shown as it is, and the reason for the bare errors that may follow it.
+      if (!/max retries per request/i.test(err.message)) why = err.message;
+      return;
+    }
     show();
     if (explaining) return;
     explaining = true;
     void explainConnectFailure(target, err.message)
       .then((reason) => {
-        why = reason ?? undefined;
+        // A probe that found nothing (a handshake slower than its wait on a loaded host) keeps
+        // the reason found before: the same bare error most likely has the same cause.
+        if (reason) why = reason;
         show();
       })
       .finally(() => (explaining = false));
