@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { get, post, report, sleep, timed } from './helpers';
+import { consoleRoutes } from '../../support/console-routes';
 
 let server: RunningRedis;
 let port: number;
@@ -21,20 +22,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function routes() {
-  return {
-    queues: await import('@/app/api/queues/route'),
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-  };
-}
-
 const restart = async () => {
   server = await startRedisServer({ label: 'down', port, args: ['--enable-debug-command', 'local'] });
 };
 
 /** While down: a read and a change, both 503 naming the address, fast; the change says nothing changed. */
 async function expectDown(name: string) {
-  const r = await routes();
+  const r = await consoleRoutes();
   for (let i = 0; i < 3; i++) {
     const read = await timed(() => get(r.queues.GET));
     if (i === 0) report(`${name}: read while down → 503`, read.ms);
@@ -52,7 +46,7 @@ async function expectDown(name: string) {
 
 /** The very first request after Redis is back succeeds. */
 async function expectBack(name: string) {
-  const r = await routes();
+  const r = await consoleRoutes();
   const first = await timed(() => get(r.queues.GET));
   report(`${name}: first request after Redis is back → ${first.status}`, first.ms);
   expect(first.status, JSON.stringify(first.body)).toBe(200);
@@ -60,7 +54,7 @@ async function expectBack(name: string) {
 
 describe('Redis down', () => {
   it('killed (SIGKILL) mid-request: that request answers 503 at once, later ones too, and the first after the restart succeeds', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     expect((await get(r.queues.GET)).status).toBe(200);
     // Hold Redis busy so the next request is in flight when the kill lands.
     const sleeper = new Redis(server.url);
@@ -93,7 +87,7 @@ describe('Redis down', () => {
   });
 
   it('restarted between two requests: the next request succeeds', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     expect((await get(r.queues.GET)).status).toBe(200);
     await server.stop();
     await restart();

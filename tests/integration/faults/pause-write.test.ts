@@ -20,6 +20,7 @@ import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/
 import { isRedisStalled } from '@/lib/server/redis-stall';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { get, post, report, timed, waitFor } from './helpers';
+import { consoleRoutes } from '../../support/console-routes';
 
 const TIMEOUT_MS = 1000;
 const PAUSE_MS = 3000;
@@ -55,16 +56,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function routes() {
-  return {
-    queues: await import('@/app/api/queues/route'),
-    queue: await import('@/app/api/queues/[qname]/route'),
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-    task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-    groups: await import('@/app/api/queues/[qname]/groups/route'),
-  };
-}
-
 /** Calls of a command Redis has served, from INFO commandstats. */
 async function calls(command: string): Promise<number> {
   const m = new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(await admin.info('commandstats'));
@@ -73,7 +64,7 @@ async function calls(command: string): Promise<number> {
 
 describe('CLIENT PAUSE WRITE', () => {
   it('the queue list, queue stats, a task list, a task detail and the groups answer 200 at once; a change waits for the pause', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     // A fresh script cache: the reads' NOSCRIPT path (EVAL_RO) runs during the pause too, as
     // does each connection's one-off version check (INFO, a read).
     await admin.script('FLUSH');

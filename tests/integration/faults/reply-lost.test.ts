@@ -12,6 +12,7 @@ import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
 import { get, post, report, sleep, timed, waitFor } from './helpers';
+import { consoleRoutes } from '../../support/console-routes';
 
 let server: RunningRedis;
 let proxy: TcpProxy;
@@ -32,17 +33,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function routes() {
-  return {
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-    action: await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route'),
-    queues: await import('@/app/api/queues/route'),
-  };
-}
-
 /** After a drop: the client reconnects through the proxy and a read works again. */
 async function expectRecovered(connectionsBefore: number) {
-  const r = await routes();
+  const r = await consoleRoutes();
   const first = await get(r.queues.GET);
   expect(first.status, JSON.stringify(first.body)).toBe(200);
   expect(proxy.connections()).toBeGreaterThan(connectionsBefore);
@@ -50,14 +43,14 @@ async function expectRecovered(connectionsBefore: number) {
 
 describe('a mutation whose reply is lost', () => {
   it('the very first command of the lazy connection works (offline queue for the first connect only)', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     const res = await get(r.queues.GET);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(proxy.connections()).toBe(1);
   });
 
   it('enqueue without an ID: 503 outcome unknown at once, exactly one new task, never resent', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     // Warm the script cache so the dropped call is the EVALSHA that runs.
     expect((await post(r.tasks.POST, { qname: 'faults' }, { type: 'warm' })).status).toBe(201);
     const before = await direct.llen(k.pendingKey('faults'));
@@ -84,7 +77,7 @@ describe('a mutation whose reply is lost', () => {
   });
 
   it('run an archived task: 503 outcome unknown, the task is pending exactly once, hash and sets agree', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     const m = newTaskMessage({ type: 'report', queue: 'faults-run' });
     await seedZset(direct, 'archived', m, Math.floor(Date.now() / 1000) - 60);
     const connections = proxy.connections();
@@ -111,7 +104,7 @@ describe('a mutation whose reply is lost', () => {
   });
 
   it('a read whose reply is lost just fails with 503 (no outcome), and the next one succeeds', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     const connections = proxy.connections();
     const dropped = proxy.dropReplyTo(() => true);
     const res = await timed(() => get(r.queues.GET));

@@ -10,6 +10,7 @@ import * as k from '@/lib/asynq/keys';
 import { isRedisStalled } from '@/lib/server/redis-stall';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { get, post, report, sleep, timed, waitFor } from './helpers';
+import { consoleRoutes } from '../../support/console-routes';
 
 const TIMEOUT_MS = 1000;
 let server: RunningRedis;
@@ -27,14 +28,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function routes() {
-  return {
-    queues: await import('@/app/api/queues/route'),
-    health: await import('@/app/api/health/route'),
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-  };
-}
-
 /** PING calls Redis has served since the last CONFIG RESETSTAT. */
 async function pings(): Promise<number> {
   const m = /cmdstat_ping:calls=(\d+)/.exec(await admin.info('commandstats'));
@@ -46,7 +39,7 @@ async function pings(): Promise<number> {
  * the timeout, the next ones 503 at once naming the stall, one probe, recovery when it ends.
  */
 async function expectStallHandled(name: string, startedAt: number, stallMs: number) {
-  const r = await routes();
+  const r = await consoleRoutes();
   const first = await timed(() => get(r.queues.GET));
   report(`${name}: first request → 503`, first.ms);
   expect(first.status).toBe(503);
@@ -73,7 +66,7 @@ async function expectStallHandled(name: string, startedAt: number, stallMs: numb
 
 describe('a stalled Redis', () => {
   it('DEBUG SLEEP: 503 after the timeout, then 503 at once while one PING probes, then back by itself', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     expect((await get(r.queues.GET)).status).toBe(200);
     await admin.config('RESETSTAT');
     const sleeper = new Redis(server.url);
@@ -100,7 +93,7 @@ describe('a stalled Redis', () => {
   });
 
   it('CLIENT PAUSE WRITE: a change times out with outcome unknown and is applied once, late; reads wait behind it', async () => {
-    const r = await routes();
+    const r = await consoleRoutes();
     // Load the enqueue script first: a NOSCRIPT answered after the pause would not be retried.
     expect((await post(r.tasks.POST, { qname: 'stalled' }, { type: 'warm' })).status).toBe(201);
     const before = await admin.llen(k.pendingKey('stalled'));
