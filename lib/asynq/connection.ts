@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { Cluster, type ClusterOptions, type Redis, type RedisOptions } from 'ioredis';
-import { baseRedisOptions, createRedis, guardConnection, NO_SENTINEL_ANSWERED, noteSentinelsSilent, NotSentError, ReplyLostError } from './redis';
+import { baseRedisOptions, createRedis, guardConnection, NO_SENTINEL_ANSWERED, noteSentinelsSilent, NotSentError, refuseUntilReady, ReplyLostError } from './redis';
 import { learnVersionOnConnect } from './scripts/read-only-eval';
 
 export interface HostPort {
@@ -249,12 +249,10 @@ function guardClusterNode(node: Redis): Redis {
  * refused at once until the client is ready, and a request does not wait for the next round.
  */
 function guardSentinelLookup(redis: Redis): Redis {
-  const q = redis as unknown as Flushable & { options: RedisOptions };
   redis.on('error', (err: Error) => {
     if (!NO_SENTINEL_ANSWERED.test(err.message)) return;
     noteSentinelsSilent(redis, true);
-    q.options.enableOfflineQueue = false;
-    q.flushQueue(new NotSentError(`not connected: ${err.message}`), { commandQueue: false });
+    refuseUntilReady(redis, `not connected: ${err.message}`);
   });
   redis.on('ready', () => noteSentinelsSilent(redis, false));
   redis.on('close', () => noteSentinelsSilent(redis, false));

@@ -113,14 +113,24 @@ export function guardConnection<T extends Redis>(redis: T): T {
     q.options.enableOfflineQueue = false;
   });
   redis.on('close', () => {
-    q.options.enableOfflineQueue = false;
-    q.flushQueue(new NotSentError('connection to Redis closed before the command was sent'), { commandQueue: false });
+    refuseUntilReady(redis, 'connection to Redis closed before the command was sent');
     // Only a ready connection carries our commands: before ready its queue holds the handshake
     // (INFO, CLIENT SETINFO), which ioredis itself discards on the next connect.
     if (ready) q.flushQueue(new ReplyLostError(), { offlineQueue: false });
     ready = false;
   });
   return redis;
+}
+
+/**
+ * Ends what a failed connect attempt left waiting: the offline queue goes off (a command issued
+ * before the next `ready` is refused at once), and the commands in it, never written, fail as
+ * not sent with `reason`.
+ */
+export function refuseUntilReady(redis: Redis, reason: string): void {
+  const q = redis as unknown as Queues;
+  q.options.enableOfflineQueue = false;
+  q.flushQueue(new NotSentError(reason), { commandQueue: false });
 }
 
 /** A lazily connecting client with {@link baseRedisOptions} and {@link guardConnection}. */
