@@ -5,6 +5,6 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { exitOnConfigurationProblem } = await import('@/lib/server/startup-check');
+  const { exitOnConfigurationProblem } = await import('@/lib/server/config/startup-check');
   exitOnConfigurationProblem();
 }

@@ -6,7 +6,7 @@ import { authenticate, isMachinePath, isPublicPath } from '@/lib/server/auth/pri
  * middleware.ts; it runs on the Node.js runtime, so node:crypto is there). A page without an
  * identity redirects to /login?next=<where it was going>; an API request gets a 401 in the
  * API's error envelope (503 auth_misconfigured while the configuration is unusable). The route
- * wrapper checks again (lib/server/http.ts), because this file only sees what its matcher lets
+ * wrapper checks again (lib/server/http/route.ts), because this file only sees what its matcher lets
  * through. `nextUrl.pathname` comes without the base path; redirects built from nextUrl keep it.
  */
 export function proxy(req: NextRequest): Response {

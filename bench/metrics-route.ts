@@ -30,7 +30,7 @@ export async function loadMetricsRoute(url: string): Promise<MetricsRoute> {
   // The bench calls the handler without credentials, on loopback.
   process.env.ASYNQLENS_AUTH ??= 'none';
   const { GET } = (await import('../app/api/metrics/route')) as { GET: Handler };
-  const { getRedis } = await import('../lib/server/redis');
+  const { getRedis } = await import('../lib/server/redis/client');
   // The bench's Redis is one server, never a cluster.
   const redis = getRedis() as Redis;
   // An earlier case of the same run may have closed the shared connection.

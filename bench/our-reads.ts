@@ -55,7 +55,7 @@ async function call(handler: Handler, path: string, params: Record<string, strin
 async function routeReads(url: string, q: string, id: string): Promise<OurReads> {
   register(`data:text/javascript,${encodeURIComponent(SERVER_ONLY_HOOK)}`, import.meta.url);
   process.env.REDIS_URL = url; // read once, by the first route call
-  // The routes share one read per view for ASYNQLENS_SNAPSHOT_MS (lib/server/snapshot-cache);
+  // The routes share one read per view for ASYNQLENS_SNAPSHOT_MS (lib/server/cache/snapshot.ts);
   // measured with it on, every timed request after the first is a cache hit with no Redis read.
   process.env.ASYNQLENS_SNAPSHOT_MS = '0';
   // The bench calls the handlers directly on its private loopback Redis: no sign-in.
@@ -63,7 +63,7 @@ async function routeReads(url: string, q: string, id: string): Promise<OurReads>
   const queues = (await import('../app/api/queues/route')) as { GET: Handler };
   const tasks = (await import('../app/api/queues/[qname]/tasks/route')) as { GET: Handler };
   const task = (await import('../app/api/queues/[qname]/tasks/[taskId]/route')) as { GET: Handler };
-  const { getRedis } = await import('../lib/server/redis');
+  const { getRedis } = await import('../lib/server/redis/client');
   const base = `/api/queues/${encodeURIComponent(q)}`;
   const page = (n: number) => () => call(tasks.GET, `${base}/tasks?state=pending&page=${n}&size=20`, { qname: q });
   const t = titles(q, id);

@@ -19,7 +19,7 @@ export interface PayloadDraft {
 
 export const NEW_PAYLOAD: PayloadDraft = { mode: 'json', text: '{}', binaryFormat: 'hex', binary: '', file: null };
 
-/** The server's own cap (lib/server/payload.ts), checked here before a big upload is sent. */
+/** The server's own cap (lib/server/dto/payload.ts), checked here before a big upload is sent. */
 export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
 
 export type EncodedPayload =

@@ -9,11 +9,9 @@
  * INFO, SCRIPT LOAD), which reach one node only.
  */
 import type { Cluster, Redis } from 'ioredis';
+import type { RedisClient } from './redis-client';
 import { invalidArgument, type AsynqError } from './errors';
 import { NotSentError } from './redis';
-
-/** The connection every core function accepts: one Redis server, or a Redis Cluster. */
-export type RedisClient = Redis | Cluster;
 
 /** Whether `client` is a Redis Cluster connection. */
 export function isCluster(client: RedisClient): client is Cluster {

@@ -140,7 +140,7 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
   }, 120_000);
 
   afterAll(async () => {
-    const { getRedis } = await import('@/lib/server/redis');
+    const { getRedis } = await import('@/lib/server/redis/client');
     getRedis().disconnect();
     await setup?.stop();
   });

@@ -1,6 +1,6 @@
 import { auditQuery } from '@/lib/contract/audit';
-import { listAudit } from '@/lib/server/audit';
-import { route } from '@/lib/server/http';
+import { listAudit } from '@/lib/server/audit/log';
+import { route } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 

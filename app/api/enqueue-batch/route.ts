@@ -1,5 +1,5 @@
 import { batchEnqueueBodySchema } from '@/lib/contract/mutations';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { enqueueBatch } from '@/lib/server/services/mutations';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { failuresQuery } from '@/lib/contract/triage';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { getFailures } from '@/lib/server/services/triage';
 
 export const dynamic = 'force-dynamic';

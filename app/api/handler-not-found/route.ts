@@ -1,5 +1,5 @@
 import { failureScanQuery } from '@/lib/contract/triage';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { getHandlerNotFound } from '@/lib/server/services/triage';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { toErrorResponse } from '@/lib/server/errors';
+import { toErrorResponse } from '@/lib/server/http/errors';
 import { getHealth, noStore } from '@/lib/server/services/health';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { lockListQuery } from '@/lib/contract/diagnostics';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { listEveryLock } from '@/lib/server/services/diagnostics';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { redisDownAsMetric, scrapeMetrics } from '@/lib/server/services/metrics';
 
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { listQueues } from '@/lib/server/services/queues';
 
 export const dynamic = 'force-dynamic';

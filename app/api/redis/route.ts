@@ -1,4 +1,4 @@
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { getRedisInfo } from '@/lib/server/services/servers';
 
 export const dynamic = 'force-dynamic';

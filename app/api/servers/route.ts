@@ -1,4 +1,4 @@
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { listServers } from '@/lib/server/services/servers';
 
 export const dynamic = 'force-dynamic';

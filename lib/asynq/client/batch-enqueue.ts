@@ -4,7 +4,8 @@
  * per task cannot be taken in a plain pipeline), then one pipeline carries them all.
  */
 import { randomUUID } from 'node:crypto';
-import { queueSlotError, type RedisClient } from '../topology';
+import { queueSlotError } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { AsynqError, invalidArgument, isAsynqError } from '../errors';
 import * as k from '../keys';
 import { asNumber } from '../reply';

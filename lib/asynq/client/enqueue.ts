@@ -3,7 +3,8 @@
  * a Go client writes so Go servers process these tasks and Go clients see their locks.
  */
 import { randomUUID } from 'node:crypto';
-import { assertQueueSlot, type RedisClient } from '../topology';
+import { assertQueueSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { encodeTaskMessage } from '../codec';
 import { AsynqError } from '../errors';
 import * as k from '../keys';

@@ -3,7 +3,8 @@
  * that lock now, and whether its task ID is taken. Read-only; it cannot promise the outcome
  * (another client may enqueue in between), only explain it in advance.
  */
-import { assertQueueSlot, type RedisClient } from '../topology';
+import { assertQueueSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
 import { execPipeline } from '../scripts';
 

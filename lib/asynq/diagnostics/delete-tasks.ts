@@ -2,7 +2,7 @@
  * Deletes tasks given only their IDs, whatever state each is in (the "keep one, delete the
  * rest" action of the duplicates view), in the bulk layer's batches of 500.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { failedPrecondition, taskNotFound, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { bulkByIds } from '../mutations/bulk';

@@ -4,7 +4,8 @@
  * grouped. Every call is short (≤ 500 tasks, about 0.5 ms), so workers are served between
  * them; the scan stops when its signal is aborted.
  */
-import { assertQueueSlot, type RedisClient } from '../topology';
+import { assertQueueSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { queueNotFound } from '../errors';
 import * as k from '../keys';
 import type { TaskState } from '../states';

@@ -4,7 +4,8 @@
  * the SCAN cursor to continue from.
  */
 import type { Redis } from 'ioredis';
-import { assertQueueSlot, isCluster, keySlot, masterNodes, nodeForSlot, queueSlot, type RedisClient } from '../topology';
+import { assertQueueSlot, isCluster, keySlot, masterNodes, nodeForSlot, queueSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { AsynqError, invalidArgument } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';

@@ -2,7 +2,8 @@
  * Releases (deletes) one unique lock on an operator's explicit request, refusing while its
  * holder may still run and never deleting a lock that changed owner after it was judged.
  */
-import { assertQueueSlot, type RedisClient } from '../topology';
+import { assertQueueSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { AsynqError, invalidArgument } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';

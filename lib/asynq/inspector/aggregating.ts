@@ -2,7 +2,7 @@
  * Aggregating tasks of every group of a queue, as one list ordered by group name and then by
  * the time each task joined its group. asynq's inspector only lists one group at a time.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { pageRange, type PageParams } from '../pagination';
 import type { TaskPage } from '../types';
 import { listGroups } from './groups';

@@ -1,7 +1,7 @@
 /**
  * Aggregation groups of a queue.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { runScript } from '../scripts';

@@ -2,7 +2,7 @@
  * The read side of the queue core: one object over one Redis connection, so callers never
  * pass the connection or the clock around.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { systemClock, type Clock } from '../clock';
 import type { PageParams } from '../pagination';
 import type { TaskState } from '../states';

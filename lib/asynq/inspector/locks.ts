@@ -2,7 +2,7 @@
  * Reads the unique locks that a task names only in its msg (asynq's grouped unique tasks
  * carry no `unique_key` hash field, so the listing script cannot see them).
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { uniqueKeyPrefix } from '../keys';
 import type { TaskInfo } from '../types';
 import { toUniqueLock } from './task-row';

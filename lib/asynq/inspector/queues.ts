@@ -2,7 +2,8 @@
  * Queue listing and statistics.
  */
 import type { Cluster } from 'ioredis';
-import { assertQueueSlot, isCluster, queueSlot, queueSlotProblem, type RedisClient } from '../topology';
+import { assertQueueSlot, isCluster, queueSlot, queueSlotProblem } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { explainRedirect, isUnreachable } from '../unavailable';
 import { queueNotFound, invalidArgument } from '../errors';
 import * as k from '../keys';

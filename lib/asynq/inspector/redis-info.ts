@@ -2,7 +2,8 @@
  * Redis INFO, parsed into sections.
  */
 import type { Cluster } from 'ioredis';
-import { isCluster, masterNodes, nodeAddress, type RedisClient } from '../topology';
+import { isCluster, masterNodes, nodeAddress } from '../topology';
+import type { RedisClient } from '../redis-client';
 
 export type RedisInfo = Record<string, Record<string, string>>;
 

@@ -1,7 +1,7 @@
 /**
  * Scheduler entries (periodic tasks) and the history of what each one enqueued.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { CodecError, decodeSchedulerEnqueueEvent, decodeSchedulerEntry } from '../codec';
 import * as k from '../keys';
 import { pageRange, type PageParams } from '../pagination';

@@ -1,7 +1,7 @@
 /**
  * Live servers and their workers, from the heartbeats they write every 5 s.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { CodecError, decodeServerInfo, decodeWorkerInfo } from '../codec';
 import * as k from '../keys';
 import type { ServerWithWorkers, WorkerInfo } from '../types';

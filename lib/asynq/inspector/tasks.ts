@@ -1,7 +1,8 @@
 /**
  * Task listing and detail, in asynq's own order and with each task's unique lock.
  */
-import { assertQueueSlot, type RedisClient } from '../topology';
+import { assertQueueSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { invalidArgument, queueNotFound, taskNotFound } from '../errors';
 import * as k from '../keys';
 import { pageRange, type PageParams } from '../pagination';

@@ -4,7 +4,7 @@
  * million tasks), so production workers keep being served between calls. Each batch is
  * atomic, so no task is ever half-moved. Long runs report progress and stop when asked.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { invalidArgument, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';

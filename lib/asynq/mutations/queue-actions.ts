@@ -1,7 +1,7 @@
 /**
  * Pause, resume and delete a queue, as asynq's inspector does them.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { AsynqError, failedPrecondition, goQuote } from '../errors';
 import * as k from '../keys';
 import { asNumber } from '../reply';

@@ -2,7 +2,8 @@
  * Single-task state changes: run, archive, delete, cancel and payload update, each with
  * asynq's semantics and error texts.
  */
-import { assertQueueSlot, type RedisClient } from '../topology';
+import { assertQueueSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { decodeTaskMessage, encodeTaskMessage } from '../codec';
 import { AsynqError, failedPrecondition, queueNotFound, taskNotFound } from '../errors';
 import * as k from '../keys';

@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import type { ChainableCommander, Redis } from 'ioredis';
 import { crossSlot, execSlotPipelines, type SlotPipelineOptions } from '../slot-pipeline';
-import { isCluster, keySlot, masterNodes, nodeForSlot, type RedisClient } from '../topology';
+import { isCluster, keySlot, masterNodes, nodeForSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { explainRedirect, isUnavailable } from '../unavailable';
 import { readOnlyEvalFor } from './read-only-eval';
 import { LUA_SCRIPTS } from './registry.gen';

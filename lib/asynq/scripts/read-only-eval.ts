@@ -16,7 +16,8 @@
  * rolling upgrade mixes them), and a dead master must not stop the others' reads.
  */
 import type { Redis } from 'ioredis';
-import { isCluster, keySlot, nodeForSlot, type RedisClient } from '../topology';
+import { isCluster, keySlot, nodeForSlot } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { isUnavailable } from '../unavailable';
 
 const known = new WeakMap<Redis, Promise<boolean>>();

@@ -4,7 +4,7 @@
  * most 500 tasks per script call), a chunk of matches at a time, so memory stays bounded
  * however many tasks match.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { invalidArgument, type AsynqError } from '../errors';
 import { bulkByIds } from '../mutations/bulk';
 import { ACTION_STATES, type MoveAction } from '../mutations/move-codes';

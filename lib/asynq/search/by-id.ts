@@ -2,7 +2,7 @@
  * The task-ID fast path: an ID names at most one task per queue, so it is looked up directly
  * in every chosen queue instead of scanning anything.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { asBytes } from '../reply';
 import { isTaskState, type TaskState } from '../states';
 import { readTasks, type ReadTask } from './hydrate';

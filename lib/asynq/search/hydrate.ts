@@ -2,7 +2,7 @@
  * Reads the matches of a search page in full (result, unique lock, lease), the same way the
  * task detail does: the scan itself only reads msgs, because most tasks it reads never match.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
 import { fillLocks } from '../inspector/locks';
 import { lockNeedsLookup, toTaskInfo, type RawTask } from '../inspector/task-row';

@@ -6,7 +6,7 @@
  * the previous call took to stay near 1.5 ms, and workers are served between calls. The next
  * batch is requested while the visitor works on the current one.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
 import { asArray } from '../reply';
 import { runScript } from '../scripts';

@@ -3,7 +3,7 @@
  * Redis work (the read budget) and returns a cursor to resume from, so a search over millions
  * of tasks is a series of short requests the client can stop at any time.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { invalidArgument } from '../errors';
 import { TASK_STATES, type TaskState } from '../states';
 import type { TaskInfo } from '../types';

@@ -3,7 +3,8 @@
  * asynq's order (pending, active, scheduled, retry, archived, completed, aggregating), and
  * for aggregating each group by name.
  */
-import { assertQueueSlot, readableQueues, type RedisClient } from '../topology';
+import { assertQueueSlot, readableQueues } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { queueNotFound } from '../errors';
 import * as k from '../keys';
 import { TASK_STATES, type TaskState } from '../states';

@@ -5,7 +5,7 @@
  */
 import { encodeSchedulerEnqueueEvent, encodeSchedulerEntry } from '../codec';
 import * as k from '../keys';
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { SchedulerEntry, ServerInfo, WorkerInfo } from '../types';
 import { writeServerState } from '../worker/rdb/server-state';
 

@@ -3,7 +3,7 @@
  * state's list or zset, the lease, the lock, the group registry), so the inspector can be
  * tested against every state without running workers. Mirrors asynq's internal/testutil.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
 import type { TaskMessage } from '../types';
 import { encodeTaskMessage } from '../codec';

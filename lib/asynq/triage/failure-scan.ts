@@ -4,7 +4,8 @@
  * pending and scheduled tasks of only the queues where pass 1 found not-found failures, and
  * counts those of the not-found types: they are still waiting and will fail the same way.
  */
-import { assertQueueSlot, readableQueues, type RedisClient } from '../topology';
+import { assertQueueSlot, readableQueues } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { queueNotFound } from '../errors';
 import { listQueueNames } from '../inspector/queues';
 import * as k from '../keys';

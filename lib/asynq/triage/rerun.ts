@@ -2,7 +2,7 @@
  * Recovery after a handler-not-found incident: once a worker with the handler is deployed,
  * every not-found task of one type in one queue goes back to pending, in batches.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { AsynqError } from '../errors';
 import { assertQueue } from '../mutations/task-actions';
 import { bulkByIds } from '../mutations/bulk';

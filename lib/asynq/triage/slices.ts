@@ -5,7 +5,7 @@
  *
  * Reads are plain read-only commands (no Lua): they run on replicas and under a read-only ACL.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
 import { asArray } from '../reply';
 import type { TaskState } from '../states';

@@ -2,7 +2,8 @@
  * Which task types are in Redis, per queue and state, with counts: what the routing explainer
  * checks against a deployment's patterns ("these types have pending tasks and no route").
  */
-import { assertQueueSlot, readableQueues, type RedisClient } from '../topology';
+import { assertQueueSlot, readableQueues } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { queueNotFound } from '../errors';
 import { listQueueNames } from '../inspector/queues';
 import * as k from '../keys';

@@ -5,7 +5,7 @@
  * tasks are deleted. A server that dies in between leaves the set behind; the recoverer
  * returns its tasks to the group after the set's 2-minute deadline.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { enqueueTask } from '../client/enqueue';
 import type { ResolvedConfig, GroupAggregator } from './config';
 import { errorText } from './errors';

@@ -5,7 +5,7 @@
  * The first pass runs at start (asynq waits one interval), so tasks that fell due while no
  * server ran move at once.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { ResolvedConfig } from './config';
 import { every, type Loop } from './loop';
 import { forwardIfReady } from './rdb/delayed';

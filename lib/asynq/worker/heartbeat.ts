@@ -5,7 +5,7 @@
  * the lease of every running task, or tells the worker its lease has run out.
  */
 import { hostname } from 'node:os';
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { ServerInfo, WorkerInfo } from '../types';
 import type { ResolvedConfig } from './config';
 import { every, type Loop } from './loop';

@@ -2,7 +2,7 @@
  * asynq's janitor: every 8 s, completed tasks whose retention ended are deleted, 100 per
  * script call so no call blocks Redis for long. Like the forwarder, the first pass runs at start.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { ResolvedConfig } from './config';
 import { every, type Loop } from './loop';
 import { deleteExpiredCompleted } from './rdb/delayed';

@@ -4,7 +4,7 @@
  * → archived; any other error → retry after the retry delay. Every write is skipped once the
  * lease has run out: the task then belongs to whichever server's recoverer finds it.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { TaskMessage } from '../types';
 import type { ResolvedConfig } from './config';
 import { errorIs, errorText, RevokeTask, SkipRetry } from './errors';

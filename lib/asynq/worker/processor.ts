@@ -4,7 +4,7 @@
  * round sleeps half the task-check interval plus jitter, so an idle server costs Redis about
  * one script call per queue per second rather than a blocking connection.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { ResolvedConfig } from './config';
 import { computeDeadline } from './deadline';
 import { Lease } from './lease';

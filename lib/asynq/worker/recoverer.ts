@@ -5,7 +5,7 @@
  * aggregation sets past their deadline go back to their groups. This is what makes a killed
  * server lose nothing: any live server of the queue picks its tasks up.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { ResolvedConfig } from './config';
 import { ErrLeaseExpired, errorText } from './errors';
 import { every, type Loop } from './loop';

@@ -4,7 +4,7 @@
  * goroutine. The handler is never awaited past that point: a handler that ignores its
  * AbortSignal keeps running, but its task has already been settled in Redis.
  */
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import type { TaskMessage } from '../types';
 import type { ResolvedConfig } from './config';
 import { CanceledError, DeadlineExceededError, ErrLeaseExpired } from './errors';

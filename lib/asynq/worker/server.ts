@@ -5,7 +5,7 @@
  * server stays listed while it finishes).
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { startAggregator } from './aggregator';
 import { resolveConfig, type ResolvedConfig, type ServerConfig } from './config';
 import { startForwarder } from './forwarder';

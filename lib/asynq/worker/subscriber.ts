@@ -3,7 +3,8 @@
  * the subscriber uses its own duplicate of the server's connection; a PUBLISH of a task ID
  * aborts that task's signal (`context canceled`) if this server is running it.
  */
-import { isCluster, type RedisClient } from '../topology';
+import { isCluster } from '../topology';
+import type { RedisClient } from '../redis-client';
 import { CANCEL_CHANNEL } from '../keys';
 import type { Logger } from './config';
 

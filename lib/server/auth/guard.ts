@@ -1,5 +1,5 @@
 import 'server-only';
-import { HttpError } from '../errors';
+import { HttpError } from '../http/errors';
 import { appPath, authenticate, isPublicPath, type Principal } from './principal';
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { LoginBody, MeDto } from '@/lib/contract/auth';
-import { HttpError } from '../errors';
-import { assertJsonBody, assertSameSite } from '../guards';
+import { HttpError } from '../http/errors';
+import { assertJsonBody, assertSameSite } from '../http/guards';
 import { authConfig, type AuthConfig } from './config';
 import { checkCredentials } from './password';
 import { appPath, authenticate } from './principal';

@@ -71,7 +71,7 @@ export interface CookieOptions {
  * Strict would drop the cookie when someone follows a link to a task from chat or an alert,
  * sending a signed-in user to the login page; Lax still withholds it from every cross-site
  * POST/PATCH/DELETE, and the API additionally refuses mutations from other origins and
- * non-JSON bodies (lib/server/guards.ts), so Lax costs nothing against CSRF here.
+ * non-JSON bodies (lib/server/http/guards.ts), so Lax costs nothing against CSRF here.
  */
 export function setCookieHeader(value: string, o: CookieOptions): string {
   return [`${SESSION_COOKIE}=${value}`, `Path=${o.path}`, `Max-Age=${o.maxAgeSeconds}`, 'HttpOnly', 'SameSite=Lax', ...(o.secure ? ['Secure'] : [])].join('; ');

@@ -1,8 +1,8 @@
 import 'server-only';
 import { bulkAll, bulkByIds, type BulkResult } from '@/lib/asynq';
 import type { BulkBody, BulkResultDto } from '@/lib/contract/mutations';
-import { toErrorResponse } from '../errors';
-import { getRedis } from '../redis';
+import { toErrorResponse } from '../http/errors';
+import { getRedis } from '../redis/client';
 
 function toDto(r: BulkResult): BulkResultDto {
   return {

@@ -8,10 +8,10 @@ import type {
   QueueLockListQuery,
   ResolveDuplicatesResultDto,
 } from '@/lib/contract/diagnostics';
-import { cancelDuplicateJob, duplicateJob, forgetScans, takeError } from '../diagnostics-jobs';
-import { HttpError } from '../errors';
-import { getRedis } from '../redis';
-import { shared } from '../snapshot-cache';
+import { cancelDuplicateJob, duplicateJob, forgetScans, takeError } from '../jobs/duplicate-scans';
+import { HttpError } from '../http/errors';
+import { getRedis } from '../redis/client';
+import { shared } from '../cache/snapshot';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
 

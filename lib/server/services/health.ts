@@ -2,10 +2,10 @@ import 'server-only';
 import type { HealthProbeDto, LivenessDto } from '@/lib/contract/health';
 import { connectNow } from '@/lib/asynq/redis';
 import pkg from '@/package.json' with { type: 'json' };
-import { HttpError } from '../errors';
-import { env, redisAddress } from '../env';
-import { getRedis, lastConnectionError, redisMode } from '../redis';
-import { classifyRedisFailure, describeFailure } from '../redis-failure';
+import { HttpError } from '../http/errors';
+import { env, redisAddress } from '../config/env';
+import { getRedis, lastConnectionError, redisMode } from '../redis/client';
+import { classifyRedisFailure, describeFailure } from '../redis/failure';
 
 export const APP_VERSION: string = pkg.version;
 

@@ -4,9 +4,9 @@ import { batchEnqueue, cancelTask, deleteQueue, enqueueTask, moveTask, pauseQueu
 import type { BatchEnqueueBody, EnqueueBody, EnqueueCheckDto, enqueueCheckBodySchema } from '@/lib/contract/mutations';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
-import { DETAIL_PAYLOAD_LIMIT, toTaskDto } from '../dto';
-import { decodePayload } from '../payload';
-import { getInspector, getRedis } from '../redis';
+import { DETAIL_PAYLOAD_LIMIT, toTaskDto } from '../dto/tasks';
+import { decodePayload } from '../dto/payload';
+import { getInspector, getRedis } from '../redis/client';
 import { getQueue } from './queues';
 
 function toOptions(o: EnqueueBody['options'], queue: string) {

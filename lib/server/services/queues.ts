@@ -1,8 +1,8 @@
 import 'server-only';
 import type { GroupListDto, HistoryDto, QueueListDto, QueueStatsDto } from '@/lib/contract/queues';
-import { toQueueStatsDto } from '../dto';
-import { getInspector } from '../redis';
-import { shared } from '../snapshot-cache';
+import { toQueueStatsDto } from '../dto/tasks';
+import { getInspector } from '../redis/client';
+import { shared } from '../cache/snapshot';
 
 /** Every queue's stats. Two Redis round trips whatever the number of queues. */
 export async function listQueues(): Promise<QueueListDto> {

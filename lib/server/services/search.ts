@@ -1,8 +1,8 @@
 import 'server-only';
 import { actOnMatches, isAsynqError, searchTasks, type ActResult } from '@/lib/asynq';
 import type { SearchActBody, SearchActResultDto, SearchPageDto, SearchPreviewDto, SearchQuery } from '@/lib/contract/search';
-import { LIST_PAYLOAD_LIMIT, toTaskDto } from '../dto';
-import { getRedis } from '../redis';
+import { LIST_PAYLOAD_LIMIT, toTaskDto } from '../dto/tasks';
+import { getRedis } from '../redis/client';
 
 /**
  * One page of a task search. Reads at most 5,000 tasks from Redis (1,000 per call) and stops

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { RedisInfoDto, SchedulerEventsDto, SchedulerListDto, ServerListDto } from '@/lib/contract/servers';
-import { iso, toSchedulerListDto, toServerListDto } from '../dto';
-import { getInspector } from '../redis';
-import { shared } from '../snapshot-cache';
+import { iso, toSchedulerListDto, toServerListDto } from '../dto/tasks';
+import { getInspector } from '../redis/client';
+import { shared } from '../cache/snapshot';
 
 export async function listServers(): Promise<ServerListDto> {
   return shared('servers', async () => toServerListDto(await getInspector().servers()));

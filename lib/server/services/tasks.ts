@@ -1,8 +1,8 @@
 import 'server-only';
 import type { TaskDto, TaskListDto, TaskListQuery } from '@/lib/contract/tasks';
-import { DETAIL_PAYLOAD_LIMIT, LIST_PAYLOAD_LIMIT, toTaskDto } from '../dto';
-import { getInspector } from '../redis';
-import { shared } from '../snapshot-cache';
+import { DETAIL_PAYLOAD_LIMIT, LIST_PAYLOAD_LIMIT, toTaskDto } from '../dto/tasks';
+import { getInspector } from '../redis/client';
+import { shared } from '../cache/snapshot';
 
 /** One page of a state's tasks, in asynq's order. One Redis round trip. */
 export function listTasks(qname: string, q: TaskListQuery): Promise<TaskListDto> {

@@ -22,13 +22,13 @@ import type {
   TaskTypesQuery,
 } from '@/lib/contract/triage';
 import { routingExplainBodySchema } from '@/lib/contract/triage';
-import { HttpError } from '../errors';
-import { assertJsonBody, assertSameSite } from '../guards';
-import { getInspector, getRedis } from '../redis';
-import { invalidateShared, shared } from '../snapshot-cache';
-import { iso, toFailureDto, toNotFoundDto } from '../triage-dto';
-import { forgetTriageScans, scanJob } from '../triage-jobs';
-import { readRoutingFile } from '../triage-routing-file';
+import { HttpError } from '../http/errors';
+import { assertJsonBody, assertSameSite } from '../http/guards';
+import { getInspector, getRedis } from '../redis/client';
+import { invalidateShared, shared } from '../cache/snapshot';
+import { iso, toFailureDto, toNotFoundDto } from '../dto/triage';
+import { forgetTriageScans, scanJob } from '../jobs/triage-scans';
+import { readRoutingFile } from '../config/routing-file';
 
 /** One scan serves both the failures view and not-found triage (same queue filter, same key). */
 function failureJob(queue: string | undefined, wait: number) {

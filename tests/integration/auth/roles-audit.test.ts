@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditPageSchema } from '@/lib/contract/audit';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
-import { AUDITED_ROUTES } from '@/lib/server/audit-actions';
+import { AUDITED_ROUTES } from '@/lib/server/audit/actions';
 import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';

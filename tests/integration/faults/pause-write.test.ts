@@ -17,7 +17,7 @@ import { runScript, type ScriptArg, type ScriptName } from '@/lib/asynq/scripts'
 import { LUA_SCRIPTS } from '@/lib/asynq/scripts/registry.gen';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
-import { isRedisStalled } from '@/lib/server/redis-stall';
+import { isRedisStalled } from '@/lib/server/redis/stall';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { get, post, report, timed, waitFor } from './helpers';
 import { consoleRoutes } from '../../support/console-routes';

@@ -20,7 +20,7 @@ beforeAll(async () => {
   r.tasks = await import('@/app/api/queues/[qname]/tasks/route');
 });
 
-/** The console's own connection (lib/server/redis.ts keeps it on globalThis). */
+/** The console's own connection (lib/server/redis/client.ts keeps it on globalThis). */
 const consoleClient = () => (globalThis as unknown as { asynqlensRedis: Redis }).asynqlensRedis;
 
 describe('a reconnect the client starts itself', () => {

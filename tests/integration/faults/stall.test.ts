@@ -7,7 +7,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as k from '@/lib/asynq/keys';
-import { isRedisStalled } from '@/lib/server/redis-stall';
+import { isRedisStalled } from '@/lib/server/redis/stall';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { get, post, report, sleep, timed, waitFor } from './helpers';
 import { consoleRoutes } from '../../support/console-routes';

@@ -64,7 +64,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  const { getRedis } = await import('@/lib/server/redis');
+  const { getRedis } = await import('@/lib/server/redis/client');
   getRedis().disconnect();
   await setup?.stop();
 });

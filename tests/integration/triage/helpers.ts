@@ -15,7 +15,7 @@ import * as k from '@/lib/asynq/keys';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedZset } from '@/lib/asynq/testutil/seed';
 import type { TaskMessage } from '@/lib/asynq/types';
-import { forgetTriageScans } from '@/lib/server/triage-jobs';
+import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
 import { callRoute, type Handler } from '../../support/call-route';
 
 let own: Promise<RunningRedis> | undefined;

@@ -11,7 +11,7 @@ import { enqueueTask, ServeMux } from '@/lib/asynq';
 import * as k from '@/lib/asynq/keys';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending, seedZset } from '@/lib/asynq/testutil/seed';
-import { forgetTriageScans } from '@/lib/server/triage-jobs';
+import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
 import { startTestServer } from '../worker/helpers';
 import { get, notFoundError, nowSec, useTriageRedis, seedFailed, seedServer } from './helpers';
 

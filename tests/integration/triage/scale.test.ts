@@ -14,8 +14,8 @@ import * as nf from '@/app/api/handler-not-found/route';
 import { encodeTaskMessage } from '@/lib/asynq/codec';
 import * as k from '@/lib/asynq/keys';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
-import { getRedis } from '@/lib/server/redis';
-import { forgetTriageScans } from '@/lib/server/triage-jobs';
+import { getRedis } from '@/lib/server/redis/client';
+import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
 import { get, notFoundError, openTriageRedis, untilComplete } from './helpers';
 
 const DB = 74;

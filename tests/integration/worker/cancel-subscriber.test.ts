@@ -11,7 +11,7 @@ import { enqueueTask } from '@/lib/asynq/client/enqueue';
 import { decodeTaskMessage } from '@/lib/asynq/codec';
 import { connect } from '@/lib/asynq/connection';
 import * as k from '@/lib/asynq/keys';
-import type { RedisClient } from '@/lib/asynq/topology';
+import type { RedisClient } from '@/lib/asynq/redis-client';
 import { Server, ServeMux } from '@/lib/asynq/worker';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
 import { testRedisUrl } from '../../support/test-redis';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as nf from '@/app/api/handler-not-found/route';
 import * as failures from '@/app/api/failures/route';
 import * as rerun from '@/app/api/handler-not-found/rerun/route';
-import { forgetTriageScans } from '@/lib/server/triage-jobs';
+import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
 import { get, openTriageRedis, postNdjson } from '../../integration/triage/helpers';
 import type { GoTask } from '../go-harness';
 import { goDump, goEnqueueMany, noGo, requireGo, startTriageServe, waitFor, type GoTarget, type TriageServe } from './go';

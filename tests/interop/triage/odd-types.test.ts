@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as nf from '@/app/api/handler-not-found/route';
 import { handlerNotFoundMessage } from '@/lib/asynq';
-import { forgetTriageScans } from '@/lib/server/triage-jobs';
+import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
 import { get, openTriageRedis } from '../../integration/triage/helpers';
 import { goDump, goEnqueueMany, noGo, requireGo, startTriageServe, waitFor, type GoTarget, type TriageServe } from './go';
 

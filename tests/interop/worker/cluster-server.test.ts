@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueTask } from '@/lib/asynq/client/enqueue';
 import { connect, parseHostPort } from '@/lib/asynq/connection';
 import * as k from '@/lib/asynq/keys';
-import type { RedisClient } from '@/lib/asynq/topology';
+import type { RedisClient } from '@/lib/asynq/redis-client';
 import { Server } from '@/lib/asynq/worker';
 import { queuesPerMaster } from '../../integration/cluster/cluster-app';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';

@@ -27,7 +27,7 @@ export async function openApi(db: number) {
   const pause = await import('@/app/api/queues/[qname]/pause/route');
   const resume = await import('@/app/api/queues/[qname]/resume/route');
   const queue = await import('@/app/api/queues/[qname]/route');
-  const { getRedis } = await import('@/lib/server/redis');
+  const { getRedis } = await import('@/lib/server/redis/client');
 
   const send = async (handler: Handler, path: string, params: Record<string, string>, method: string, body?: unknown): Promise<ApiResponse> => {
     const init: RequestInit = { method };

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('server-only', () => ({}));
-const { encodeBytes } = await import('@/lib/server/dto');
+const { encodeBytes } = await import('@/lib/server/dto/tasks');
 
 describe('encodeBytes', () => {
   it('keeps valid UTF-8 as text, newlines and all', () => {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { AuditView } from '@/components/audit/audit-view';
 import { auditQuery } from '@/lib/contract/audit';
-import { loadAuditPage } from '@/lib/server/audit-page';
+import { loadAuditPage } from '@/lib/server/audit/page';
 
 export const metadata: Metadata = { title: 'Audit log' };
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { loginBodySchema } from '@/lib/contract/auth';
 import { login } from '@/lib/server/auth/login';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 import { me } from '@/lib/server/auth/login';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 

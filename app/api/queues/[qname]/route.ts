@@ -1,6 +1,6 @@
 import { queueParams } from '@/lib/contract/common';
 import { deleteQueueQuery } from '@/lib/contract/mutations';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { removeQueue } from '@/lib/server/services/mutations';
 import { getQueue } from '@/lib/server/services/queues';
 

@@ -1,4 +1,4 @@
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { getRoutingPatterns } from '@/lib/server/services/triage';
 
 export const dynamic = 'force-dynamic';

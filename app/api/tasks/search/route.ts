@@ -1,6 +1,6 @@
 import { searchQuerySchema } from '@/lib/contract/search';
-import { route } from '@/lib/server/http';
-import { queryMultiMap } from '@/lib/server/search-params';
+import { route } from '@/lib/server/http/route';
+import { queryMultiMap } from '@/lib/server/http/query-params';
 import { search } from '@/lib/server/services/search';
 
 export const dynamic = 'force-dynamic';

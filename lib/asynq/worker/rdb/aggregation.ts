@@ -3,7 +3,7 @@
  * produced, delete the set once the aggregated task is enqueued.
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../../topology';
+import type { RedisClient } from '../../redis-client';
 import { decodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { asArray, asBytes, asNumber } from '../../reply';

@@ -2,7 +2,7 @@
  * Housekeeping of time-based sets: due scheduled/retry tasks forwarded (asynq's forwarder),
  * expired completed tasks deleted (asynq's janitor).
  */
-import type { RedisClient } from '../../topology';
+import type { RedisClient } from '../../redis-client';
 import * as k from '../../keys';
 import { asNumber } from '../../reply';
 import { runScript } from '../../scripts';

@@ -1,7 +1,7 @@
 /**
  * Taking the next task (asynq's Dequeue).
  */
-import type { RedisClient } from '../../topology';
+import type { RedisClient } from '../../redis-client';
 import { CodecError, decodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { asBytes } from '../../reply';

@@ -3,7 +3,7 @@
  * is one script call (one round trip) whose cost is dominated by LREM on the active list,
  * O(N) in the number of tasks in flight across all servers of the queue.
  */
-import type { RedisClient } from '../../topology';
+import type { RedisClient } from '../../redis-client';
 import { encodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from '../../mutations/archive-limits';

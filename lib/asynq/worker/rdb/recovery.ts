@@ -2,7 +2,7 @@
  * What a recoverer reads and repairs after a server died: tasks whose lease ran out, and
  * aggregation sets that were never finished.
  */
-import type { RedisClient } from '../../topology';
+import type { RedisClient } from '../../redis-client';
 import { CodecError, decodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { asArray, asBytes, asNumber } from '../../reply';

@@ -2,7 +2,7 @@
  * A server's heartbeat record and lease extension, written the way asynq's heartbeater does
  * so Go's Inspector and asynqmon list our servers and their workers.
  */
-import type { RedisClient } from '../../topology';
+import type { RedisClient } from '../../redis-client';
 import { encodeServerInfo, encodeWorkerInfo } from '../../codec';
 import * as k from '../../keys';
 import { execPipeline, runScript } from '../../scripts';

@@ -4,7 +4,7 @@
  * fixed intervals (`@every <duration>` specs), not cron expressions.
  */
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../../topology';
+import type { RedisClient } from '../../redis-client';
 import { systemClock, type Clock } from '../../clock';
 import { enqueueTask } from '../../client/enqueue';
 import type { EnqueueOptions, NewTask } from '../../client/options';

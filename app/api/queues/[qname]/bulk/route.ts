@@ -1,6 +1,6 @@
 import { queueParams } from '@/lib/contract/common';
 import { bulkBodySchema } from '@/lib/contract/mutations';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { runBulk } from '@/lib/server/services/bulk';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { queueParams } from '@/lib/contract/common';
 import { enqueueCheckBodySchema } from '@/lib/contract/mutations';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { checkEnqueue } from '@/lib/server/services/mutations';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { queueParams } from '@/lib/contract/common';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { listGroups } from '@/lib/server/services/queues';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { queueParams } from '@/lib/contract/common';
 import { historyQuery } from '@/lib/contract/queues';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { getHistory } from '@/lib/server/services/queues';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 import { queueParams } from '@/lib/contract/common';
 import { lockReleaseQuery, queueLockListQuery } from '@/lib/contract/diagnostics';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { listLocks, releaseQueueLock } from '@/lib/server/services/diagnostics';
 
 export const dynamic = 'force-dynamic';

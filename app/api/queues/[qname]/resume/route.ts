@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queueParams } from '@/lib/contract/common';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { setPaused } from '@/lib/server/services/mutations';
 
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { queueParams } from '@/lib/contract/common';
 import { enqueueBodySchema } from '@/lib/contract/mutations';
 import { taskListQuery } from '@/lib/contract/tasks';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { enqueue } from '@/lib/server/services/mutations';
 import { listTasks } from '@/lib/server/services/tasks';
 

@@ -1,5 +1,5 @@
 import { schedulerEventsParams, schedulerEventsQuery } from '@/lib/contract/servers';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { listSchedulerEvents } from '@/lib/server/services/servers';
 
 export const dynamic = 'force-dynamic';

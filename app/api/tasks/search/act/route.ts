@@ -1,5 +1,5 @@
 import { searchActBodySchema } from '@/lib/contract/search';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { actOnSearch } from '@/lib/server/services/search';
 
 export const dynamic = 'force-dynamic';

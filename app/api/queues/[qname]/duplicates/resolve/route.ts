@@ -1,6 +1,6 @@
 import { queueParams } from '@/lib/contract/common';
 import { resolveDuplicatesBody } from '@/lib/contract/diagnostics';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { resolveDuplicates } from '@/lib/server/services/diagnostics';
 
 export const dynamic = 'force-dynamic';

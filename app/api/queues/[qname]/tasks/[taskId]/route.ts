@@ -1,6 +1,6 @@
 import { updatePayloadBodySchema } from '@/lib/contract/mutations';
 import { taskParams } from '@/lib/contract/tasks';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { deleteTask, updatePayload } from '@/lib/server/services/mutations';
 import { getTask } from '@/lib/server/services/tasks';
 

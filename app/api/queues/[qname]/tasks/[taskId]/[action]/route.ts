@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { taskActionSchema } from '@/lib/contract/mutations';
 import { taskParams } from '@/lib/contract/tasks';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { runTaskAction } from '@/lib/server/services/mutations';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 import { taskParams } from '@/lib/contract/tasks';
-import { route } from '@/lib/server/http';
+import { route } from '@/lib/server/http/route';
 import { getTaskPayload } from '@/lib/server/services/tasks';
 
 export const dynamic = 'force-dynamic';

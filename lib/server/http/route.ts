@@ -1,12 +1,12 @@
 import 'server-only';
 import type { z } from 'zod';
-import { audited, type Seen } from './audit-capture';
-import { assertMayMutate, requirePrincipal } from './auth/guard';
-import type { Principal } from './auth/principal';
+import { audited, type Seen } from '../audit/capture';
+import { assertMayMutate, requirePrincipal } from '../auth/guard';
+import type { Principal } from '../auth/principal';
 import { HttpError, toErrorResponse } from './errors';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
-import { invalidateShared } from './snapshot-cache';
-import { checkRedis } from './redis-stall';
+import { invalidateShared } from '../cache/snapshot';
+import { checkRedis } from '../redis/stall';
 
 type Schema = z.ZodType;
 type Ctx = { params: Promise<Record<string, string | string[]>> };

@@ -1,7 +1,7 @@
 import 'server-only';
 import { createDuplicateScan, type DuplicateScan, type TaskState } from '@/lib/asynq';
-import { HttpError } from './errors';
-import { getRedis } from './redis';
+import { HttpError } from '../http/errors';
+import { getRedis } from '../redis/client';
 
 /**
  * Duplicate scans run in this process, one per (queue, states, samples), so a page that polls

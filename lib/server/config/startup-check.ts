@@ -1,8 +1,8 @@
 import 'server-only';
-import { auditEnabled, auditMax } from './audit';
-import { describeAuthProblem } from './auth/problem';
+import { auditEnabled, auditMax } from '../audit/log';
+import { describeAuthProblem } from '../auth/problem';
 import { env } from './env';
-import { redisTarget } from './redis-target';
+import { redisTarget } from '../redis/target';
 
 /** The first configuration mistake, named with its variable and rule, or null when all is well. */
 export function configurationProblem(): string | null {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { env } from './env';
+import { env } from '../config/env';
 
 /**
  * One Redis read per view per interval, however many browser tabs poll it: concurrent

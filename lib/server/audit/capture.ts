@@ -1,8 +1,8 @@
 import 'server-only';
 import type { AuditRecordDto } from '@/lib/contract/audit';
-import { auditAction, auditTarget } from './audit-actions';
-import { auditEnabled, writeAudit } from './audit';
-import { appPath, type Principal } from './auth/principal';
+import { auditAction, auditTarget } from './actions';
+import { auditEnabled, writeAudit } from './log';
+import { appPath, type Principal } from '../auth/principal';
 
 type Fields = Record<string, unknown>;
 

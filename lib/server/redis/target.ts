@@ -1,6 +1,6 @@
 import 'server-only';
 import { parseHostPort, type RedisTarget, type TlsSettings } from '@/lib/asynq/connection';
-import { env } from './env';
+import { env } from '../config/env';
 
 /**
  * The configured Redis deployment, checked once: a plain server (REDIS_URL), a Sentinel-managed

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { AuditPageDto, AuditRecordDto } from '@/lib/contract/audit';
-import { HttpError } from './errors';
-import { getRedis } from './redis';
+import { HttpError } from '../http/errors';
+import { getRedis } from '../redis/client';
 
 /** One Redis list, newest first, trimmed to ASYNQLENS_AUDIT_MAX records. */
 export const AUDIT_KEY = 'asynqlens:audit';

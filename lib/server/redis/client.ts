@@ -2,9 +2,9 @@ import 'server-only';
 import { createInspector, type Inspector } from '@/lib/asynq';
 import { explainable, explainConnectFailure } from '@/lib/asynq/connect-failure';
 import { connect, type RedisTarget } from '@/lib/asynq/connection';
-import type { RedisClient } from '@/lib/asynq/topology';
-import { env } from './env';
-import { redisTarget } from './redis-target';
+import type { RedisClient } from '@/lib/asynq/redis-client';
+import { env } from '../config/env';
+import { redisTarget } from './target';
 
 /**
  * One Redis client per process (a Cluster client on a cluster). Cached on globalThis so that

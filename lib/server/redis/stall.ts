@@ -1,9 +1,9 @@
 import 'server-only';
 import { connectNow, needsConnect } from '@/lib/asynq/redis';
 import { brandErrorClass } from '@/lib/asynq/error-brand';
-import { env } from './env';
-import { classifyRedisFailure } from './redis-failure';
-import { getRedis } from './redis';
+import { env } from '../config/env';
+import { classifyRedisFailure } from './failure';
+import { getRedis } from './client';
 
 /**
  * Remembers that Redis stopped answering, so that requests fail at once instead of each one

@@ -2,10 +2,10 @@ import 'server-only';
 import { ZodError } from 'zod';
 import { isAsynqError } from '@/lib/asynq';
 import { brandErrorClass } from '@/lib/asynq/error-brand';
-import { env, redisAddress } from './env';
-import { lastConnectionError } from './redis';
-import { classifyRedisFailure, describeFailure } from './redis-failure';
-import { noteRedisFailure, RedisStalledError } from './redis-stall';
+import { env, redisAddress } from '../config/env';
+import { lastConnectionError } from '../redis/client';
+import { classifyRedisFailure, describeFailure } from '../redis/failure';
+import { noteRedisFailure, RedisStalledError } from '../redis/stall';
 
 /** An error that already knows its HTTP status and wire code. */
 export class HttpError extends Error {

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { AuditPageDto } from '@/lib/contract/audit';
-import { auditEnabled, listAudit } from './audit';
+import { auditEnabled, listAudit } from './log';
 
 export type AuditPageResult =
   | { ok: true; data: AuditPageDto; enabled: boolean }

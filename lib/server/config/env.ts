@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { describeTarget } from '@/lib/asynq/connection';
-import { redisTarget } from './redis-target';
+import { redisTarget } from '../redis/target';
 
 /** A yes/no setting: 1/true or 0/false (unset = false). */
 function flag(name: string) {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { HttpError } from './errors';
+import { HttpError } from '../http/errors';
 
 /**
  * Triage scans (failures + not-found, task-type census) run in this process, one per key (the
