@@ -11,6 +11,11 @@ import { get, post, report, sleep, timed } from './helpers';
 import { consoleRoutes } from '../../support/console-routes';
 
 let server: RunningRedis;
+/**
+ * "At once": far below the 5 s command timeout set below, with room for a loaded 2-core CI
+ * machine (a 150 ms bound failed there at 230 ms). The times themselves are reported, not judged.
+ */
+const AT_ONCE_MS = 1000;
 let port: number;
 
 beforeAll(async () => {
@@ -35,13 +40,13 @@ async function expectDown(name: string) {
     expect(read.status).toBe(503);
     expect(read.body.error).toMatchObject({ code: 'redis_unavailable', reason: 'unreachable' });
     expect(read.body.error.message).toContain(`Redis at 127.0.0.1:${port}/0 is unreachable`);
-    expect(read.ms).toBeLessThan(150);
+    expect(read.ms).toBeLessThan(AT_ONCE_MS);
   }
   const change = await timed(() => post(r.tasks.POST, { qname: 'down' }, { type: 'x' }));
   expect(change.status).toBe(503);
   expect(change.body.error.message).toMatch(/Nothing was changed\.$/);
   expect(change.body.error.outcome).toBeUndefined();
-  expect(change.ms).toBeLessThan(150);
+  expect(change.ms).toBeLessThan(AT_ONCE_MS);
 }
 
 /** The very first request after Redis is back succeeds. */
@@ -70,7 +75,7 @@ describe('Redis down', () => {
     sleeper.disconnect();
     expect(res.status).toBe(503);
     expect(res.body.error.message).toContain(`Redis at 127.0.0.1:${port}/0 is unreachable`);
-    expect(performance.now() - killedAt).toBeLessThan(150);
+    expect(performance.now() - killedAt).toBeLessThan(AT_ONCE_MS);
     await expectDown('after SIGKILL');
     await restart();
     await expectBack('after SIGKILL');
