@@ -3,6 +3,8 @@
  * (`work:main`, `low priority`, `a/b`, `очередь-日本`), so each one is percent-encoded as a
  * single path segment here and nowhere else; Next hands it back decoded exactly once.
  */
+import type { PostAction } from '@/lib/contract/task-actions';
+
 const seg = encodeURIComponent;
 
 type Query = Record<string, string | number | boolean | null | undefined>;
@@ -73,7 +75,7 @@ export const apiPaths = underBasePath({
   tasks: (qname: string, query: Query) => withQuery(`/api/queues/${seg(qname)}/tasks`, query),
   task: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}`,
   taskPayload: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}/payload`,
-  taskAction: (qname: string, taskId: string, action: 'run' | 'archive' | 'cancel') =>
+  taskAction: (qname: string, taskId: string, action: PostAction) =>
     `/api/queues/${seg(qname)}/tasks/${seg(taskId)}/${action}`,
   bulk: (qname: string) => `/api/queues/${seg(qname)}/bulk`,
   pause: (qname: string) => `/api/queues/${seg(qname)}/pause`,

@@ -5,6 +5,7 @@ import { EmptyState, ErrorState } from '@/components/common/states';
 import { useSearchState } from '@/components/common/use-search-state';
 import { plural } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
+import { useReadOnly } from '@/lib/query/health';
 import { duplicateScanQuery, isScanComplete, useScanControl } from '@/lib/query/duplicates';
 import { usePollInterval } from '@/lib/query/use-poll-interval';
 import { parseDuplicatesView } from '@/lib/url-state';
@@ -21,7 +22,8 @@ import { useKeepOne } from './use-keep-one';
  * The duplicate scan of one queue: pick states, watch the server-side scan progress (read
  * every second until it completes), then open groups and keep one of each.
  */
-export function DuplicateScan({ qname, readOnly }: { qname: string; readOnly: boolean }) {
+export function DuplicateScan({ qname }: { qname: string }) {
+  const readOnly = useReadOnly();
   const [view, setView] = useSearchState(parseDuplicatesView);
   const poll = usePollInterval({ stopWhen: isScanComplete, progressMs: 1000 });
   const q = useQuery({ ...duplicateScanQuery(qname, view.states), ...poll, enabled: view.scan });

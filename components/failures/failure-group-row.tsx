@@ -43,10 +43,7 @@ export function FailureGroupRow({ group }: { group: FailureGroupDto }) {
       </summary>
       <div className="flex flex-col gap-3 border-t border-line bg-bg-subtle/50 px-3 py-3 md:pl-9">
         <GroupFacts group={group} />
-        <div className="flex flex-col gap-1">
-          <p className="text-xs text-muted">Latest message</p>
-          <ExampleMessage message={group.exampleMessage} />
-        </div>
+        <ExampleMessage label="Latest message" message={group.exampleMessage} />
       </div>
     </details>
   );

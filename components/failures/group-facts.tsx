@@ -49,11 +49,14 @@ function Samples({ group }: { group: FailureGroupDto }) {
 }
 
 /** The most recent stored message, as text: it is whatever the handler returned (untrusted). */
-export function ExampleMessage({ message }: { message: string }) {
+export function ExampleMessage({ label, message }: { label: string; message: string }) {
   return (
-    <pre className="max-h-48 overflow-auto rounded-md border border-line bg-bg-subtle px-2 py-1.5 font-mono text-xs break-all whitespace-pre-wrap text-danger">
-      {message}
-    </pre>
+    <div className="flex flex-col gap-1">
+      <p className="text-xs text-muted">{label}</p>
+      <pre className="max-h-48 overflow-auto rounded-md border border-line bg-bg-subtle px-2 py-1.5 font-mono text-xs break-all whitespace-pre-wrap text-danger">
+        {message}
+      </pre>
+    </div>
   );
 }
 

@@ -63,10 +63,7 @@ export function NotFoundCard({ group, perQueue, known, counted, focused, readOnl
         </div>
         <div className="flex min-w-0 flex-col gap-3">
           <GroupFacts group={group} showTypes={false} />
-          <div className="flex flex-col gap-1">
-            <p className="text-xs text-muted">Stored error</p>
-            <ExampleMessage message={group.exampleMessage} />
-          </div>
+          <ExampleMessage label="Stored error" message={group.exampleMessage} />
         </div>
       </div>
     </section>

@@ -1,23 +1,14 @@
 'use client';
 
-import type { ReactNode } from 'react';
 import { plural } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
+import { Fact } from '@/components/ui/fact';
 import { Link } from '@/components/ui/link';
 import type { FailureGroupDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { paths, withQuery } from '@/lib/paths';
 import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
 import type { RerunTarget } from './use-rerun-flow';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <p className="text-[11px] font-medium tracking-wide text-muted uppercase">{label}</p>
-      <div className="mt-0.5">{children}</div>
-    </div>
-  );
-}
 
 function Waiting({ g, counted }: { g: NotFoundGroupDto; counted: boolean }) {
   if (!counted) return <span className="text-muted">counting…</span>;
@@ -67,20 +58,23 @@ export function NotFoundQueues({ group, perQueue, known, counted, readOnly, onRe
         const n = g.retry + g.archived;
         return (
           <li key={g.queue} className="flex flex-wrap items-start gap-x-8 gap-y-2 rounded-md border border-line bg-bg-subtle px-3 py-2 text-[13px]">
-            <Fact label="Queue">
-              <Link href={paths.queue(g.queue, { state: g.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent hover:underline">
-                {g.queue}
-              </Link>
-            </Fact>
-            <Fact label="Failed">
-              <span className="tabular">{failedCounts(g.retry, g.archived)}</span>
-            </Fact>
-            <Fact label="Still waiting">
-              <Waiting g={g} counted={counted} />
-            </Fact>
-            <Fact label="Listening servers">
-              <Listeners g={g} known={known} />
-            </Fact>
+            {/* `contents`: the facts stay items of the row's flex, beside the button. */}
+            <dl className="contents">
+              <Fact label="Queue">
+                <Link href={paths.queue(g.queue, { state: g.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent hover:underline">
+                  {g.queue}
+                </Link>
+              </Fact>
+              <Fact label="Failed">
+                <span className="tabular">{failedCounts(g.retry, g.archived)}</span>
+              </Fact>
+              <Fact label="Still waiting">
+                <Waiting g={g} counted={counted} />
+              </Fact>
+              <Fact label="Listening servers">
+                <Listeners g={g} known={known} />
+              </Fact>
+            </dl>
             {n > 0 &&
               (readOnly ? (
                 <span className="ml-auto self-center text-xs text-muted">Re-running is off in read-only mode</span>

@@ -1,7 +1,7 @@
 'use client';
 
+import { CountChip } from '@/components/ui/count-chip';
 import { LOCK_FINDINGS, type LockFilter } from '@/lib/url-state';
-import { cn, formatNumber } from '@/lib/utils';
 import { FILTER_LABEL } from './lock-labels';
 
 interface Props {
@@ -16,20 +16,9 @@ const FILTERS: LockFilter[] = [...LOCK_FINDINGS, 'healthy'];
 /** Narrows a lock table to one finding; each choice shows how many locks it holds. */
 export function FindingFilter({ counts, total, active, onChange }: Props) {
   const chip = (key: LockFilter | undefined, label: string, n: number) => (
-    <button
-      key={key ?? 'all'}
-      type="button"
-      aria-pressed={active === key}
-      onClick={() => onChange(key)}
-      className={cn(
-        'inline-flex h-7 items-center gap-1.5 rounded-md border px-2 text-xs whitespace-nowrap',
-        active === key ? 'border-accent bg-accent-soft font-medium text-fg' : 'border-line text-muted hover:bg-hover hover:text-fg',
-        n === 0 && active !== key && 'opacity-60',
-      )}
-    >
+    <CountChip key={key ?? 'all'} pressed={active === key} count={n} onClick={() => onChange(key)} dimWhenEmpty>
       {label}
-      <span className="tabular text-[11px]">{formatNumber(n)}</span>
-    </button>
+    </CountChip>
   );
   return (
     <div role="group" aria-label="Filter locks by finding" className="flex flex-wrap gap-1.5">

@@ -1,9 +1,9 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
 import { ErrorState } from '@/components/common/states';
 import { Button } from '@/components/ui/button';
+import { Fact } from '@/components/ui/fact';
 import { Icon } from '@/components/ui/icons';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { LockDto } from '@/lib/contract/diagnostics';
@@ -12,15 +12,6 @@ import { usePollInterval } from '@/lib/query/use-poll-interval';
 import { FindingCallouts } from './finding-callouts';
 import { HolderState, LockHolder } from './lock-holder';
 import { LockTtl } from './lock-ttl';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-[11px] font-medium tracking-wide text-muted uppercase">{label}</dt>
-      <dd className="mt-0.5 min-w-0">{children}</dd>
-    </div>
-  );
-}
 
 interface Props {
   qname: string;
@@ -61,18 +52,18 @@ export function FocusedLock({ qname, lockKey, onRelease, onClear }: Props) {
       ) : (
         <>
           <dl className="grid grid-cols-2 gap-x-6 gap-y-2 text-[13px] md:grid-cols-4">
-            <Field label="Expires in">
+            <Fact label="Expires in">
               <LockTtl ttlSeconds={lock.ttlSeconds} fetchedAt={data.fetchedAt} expiresAt={lock.expiresAt} />
-            </Field>
-            <Field label="Holder">
+            </Fact>
+            <Fact label="Holder">
               <LockHolder lock={lock} />
-            </Field>
-            <Field label="Holder state">
+            </Fact>
+            <Fact label="Holder state">
               <HolderState lock={lock} />
-            </Field>
-            <Field label="Payload MD5">
+            </Fact>
+            <Fact label="Payload MD5">
               <code className="font-mono text-xs break-all text-muted">{lock.payloadMd5 || '—'}</code>
-            </Field>
+            </Fact>
           </dl>
           <FindingCallouts findings={lock.findings} className="mt-3" />
           {lock.findings.length === 0 && <p className="mt-2 text-xs text-muted">Nothing wrong with this lock: its holder still needs it.</p>}

@@ -3,10 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@/components/ui/link';
 import { RelativeTime } from '@/components/common/relative-time';
-import { EmptyState, ErrorState } from '@/components/common/states';
+import { QueryResult } from '@/components/common/query-result';
+import { EmptyState } from '@/components/common/states';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
-import { SkeletonRows } from '@/components/ui/skeleton';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { SchedulerListDto } from '@/lib/contract/servers';
 import { paths } from '@/lib/paths';
@@ -22,7 +22,8 @@ type Entry = SchedulerListDto['entries'][number];
 /** What one entry enqueued, newest first (asynq keeps the last 1000). */
 export function EnqueueEventsPanel({ entry, page, onPage }: { entry: Entry; page: number; onPage: (p: number) => void }) {
   const poll = usePollInterval();
-  const { data, error, isPending, refetch } = useQuery({ ...schedulerEventsQuery(entry.id, page, SIZE), ...poll });
+  const query = useQuery({ ...schedulerEventsQuery(entry.id, page, SIZE), ...poll });
+  const { data } = query;
   const queue = entryQueue(entry.options);
   const pages = data ? Math.max(1, Math.ceil(data.total / SIZE)) : 1;
   return (
@@ -45,38 +46,38 @@ export function EnqueueEventsPanel({ entry, page, onPage }: { entry: Entry; page
         ) : undefined
       }
     >
-      {isPending ? (
-        <SkeletonRows rows={4} />
-      ) : !data ? (
-        <ErrorState error={error} onRetry={() => void refetch()} />
-      ) : data.events.length === 0 ? (
-        <EmptyState title="Nothing enqueued yet">This entry has not fired since its scheduler started keeping history.</EmptyState>
-      ) : (
-        <Table aria-label="Enqueue events">
-          <THead>
-            <tr>
-              <TH>Task</TH>
-              <TH>Enqueued</TH>
-              <TH />
-            </tr>
-          </THead>
-          <TBody>
-            {data.events.map((ev) => (
-              <TR key={`${ev.taskId}-${ev.enqueuedAt}`}>
-                <TD className="font-mono text-xs">
-                  <Link href={paths.task(queue, ev.taskId)} className="hover:underline">
-                    {ev.taskId}
-                  </Link>
-                </TD>
-                <TD className="text-muted">{formatTimestamp(ev.enqueuedAt)}</TD>
-                <TD className="text-right text-muted">
-                  <RelativeTime iso={ev.enqueuedAt} />
-                </TD>
-              </TR>
-            ))}
-          </TBody>
-        </Table>
-      )}
+      <QueryResult
+        query={query}
+        rows={4}
+        empty={data?.events.length === 0 && <EmptyState title="Nothing enqueued yet">This entry has not fired since its scheduler started keeping history.</EmptyState>}
+      >
+        {({ events }) => (
+          <Table aria-label="Enqueue events">
+            <THead>
+              <tr>
+                <TH>Task</TH>
+                <TH>Enqueued</TH>
+                <TH />
+              </tr>
+            </THead>
+            <TBody>
+              {events.map((ev) => (
+                <TR key={`${ev.taskId}-${ev.enqueuedAt}`}>
+                  <TD className="font-mono text-xs">
+                    <Link href={paths.task(queue, ev.taskId)} className="hover:underline">
+                      {ev.taskId}
+                    </Link>
+                  </TD>
+                  <TD className="text-muted">{formatTimestamp(ev.enqueuedAt)}</TD>
+                  <TD className="text-right text-muted">
+                    <RelativeTime iso={ev.enqueuedAt} />
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        )}
+      </QueryResult>
     </Panel>
   );
 }

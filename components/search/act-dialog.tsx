@@ -5,12 +5,14 @@ import { ACTION_LABEL, plural } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Link } from '@/components/ui/link';
+import type { BulkAction } from '@/lib/contract/task-actions';
 import { paths } from '@/lib/paths';
 import type { ActProgress } from '@/lib/query/search';
 import { formatNumber } from '@/lib/utils';
 import type { ActFlow } from './use-act-flow';
 
-const WHAT: Record<string, string> = { run: 'moved to pending to run now', archive: 'archived', delete: 'deleted for good' };
+/** A search's matches may be many and in several states, so delete says it plainly. */
+const outcome = (a: BulkAction) => (a === 'delete' ? 'deleted for good' : ACTION_LABEL[a].outcome);
 
 function Progress({ progress, label }: { progress: ActProgress | null; label: string }) {
   const ratio = progress && progress.total > 0 ? Math.min(1, progress.scanned / progress.total) : 0;
@@ -79,7 +81,7 @@ export function ActDialog({ flow, states, onConfirm, onStop, onClose }: Props) {
       <p>
         {flow.count === 0
           ? `No ${states.join(', ')} task matches this search.`
-          : <>The {plural(flow.count, 'task')} in {states.join(', ')} that match this search will be {WHAT[flow.action]}. The action reads the matches again as it goes, so tasks that change meanwhile may make the final figure differ.{flow.action === 'delete' && ' This cannot be undone.'}</>}
+          : <>The {plural(flow.count, 'task')} in {states.join(', ')} that match this search will be {outcome(flow.action)}. The action reads the matches again as it goes, so tasks that change meanwhile may make the final figure differ.{flow.action === 'delete' && ' This cannot be undone.'}</>}
       </p>
     );
     footer = (

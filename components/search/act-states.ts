@@ -3,12 +3,12 @@
  * invalid_argument when none of the chosen states qualifies). Kept here so the buttons can say
  * so before asking; the server stays the authority.
  */
+import type { BulkAction } from '@/lib/contract/task-actions';
 import type { TaskStateDto } from '@/lib/contract/tasks';
 import type { QueryPairs } from '@/lib/paths';
-import type { SearchAction } from '@/lib/query/search';
 import { TASK_STATES } from '@/lib/url-state';
 
-export const ACT_STATES: Record<SearchAction, readonly TaskStateDto[]> = {
+export const ACT_STATES: Record<BulkAction, readonly TaskStateDto[]> = {
   run: ['scheduled', 'retry', 'archived', 'completed', 'aggregating'],
   archive: ['pending', 'scheduled', 'retry', 'completed', 'aggregating'],
   delete: ['pending', 'scheduled', 'retry', 'archived', 'completed', 'aggregating'],
@@ -21,5 +21,5 @@ export function filterStates(filter: QueryPairs): TaskStateDto[] {
 }
 
 /** The chosen states `action` would take tasks from. */
-export const statesFor = (action: SearchAction, filter: QueryPairs): TaskStateDto[] =>
+export const statesFor = (action: BulkAction, filter: QueryPairs): TaskStateDto[] =>
   filterStates(filter).filter((s) => ACT_STATES[action].includes(s));

@@ -3,12 +3,10 @@
 import { ACTION_LABEL } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
 import type { QueryPairs } from '@/lib/paths';
-import type { SearchAction } from '@/lib/query/search';
+import { BULK_ACTIONS } from '@/lib/contract/task-actions';
 import { ActDialog } from './act-dialog';
 import { statesFor } from './act-states';
 import { useActFlow } from './use-act-flow';
-
-const ACTIONS: SearchAction[] = ['run', 'archive', 'delete'];
 
 /** "Act on what you found": run, archive or delete every match, after counting them and asking. */
 export function SearchActions({ filter }: { filter: QueryPairs }) {
@@ -16,7 +14,7 @@ export function SearchActions({ filter }: { filter: QueryPairs }) {
   return (
     <div role="region" aria-label="Act on matches" className="flex flex-wrap items-center gap-2 border-b border-line bg-bg-subtle px-3 py-1.5 text-xs text-muted">
       <span>Every match, not just those shown:</span>
-      {ACTIONS.map((a) => {
+      {BULK_ACTIONS.map((a) => {
         const states = statesFor(a, filter);
         return (
           <Button

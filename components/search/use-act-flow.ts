@@ -5,18 +5,19 @@ import { ACTION_LABEL, plural } from '@/components/tasks/task-actions';
 import { toast } from '@/components/ui/toaster';
 import type { SearchActResultDto } from '@/lib/contract/search';
 import type { QueryPairs } from '@/lib/paths';
-import { useSearchAct, type ActProgress, type SearchAction } from '@/lib/query/search';
+import type { BulkAction } from '@/lib/contract/task-actions';
+import { useSearchAct, type ActProgress } from '@/lib/query/search';
 
 export type ActFlow =
   | { step: 'idle' }
-  | { step: 'counting'; action: SearchAction; progress: ActProgress | null }
-  | { step: 'confirm'; action: SearchAction; count: number; scanned: number; total: number }
-  | { step: 'acting'; action: SearchAction; count: number; progress: ActProgress | null }
-  | { step: 'done'; action: SearchAction; result: SearchActResultDto }
-  | { step: 'stopped'; action: SearchAction; progress: ActProgress | null; during: 'count' | 'act' }
-  | { step: 'error'; action: SearchAction; error: unknown };
+  | { step: 'counting'; action: BulkAction; progress: ActProgress | null }
+  | { step: 'confirm'; action: BulkAction; count: number; scanned: number; total: number }
+  | { step: 'acting'; action: BulkAction; count: number; progress: ActProgress | null }
+  | { step: 'done'; action: BulkAction; result: SearchActResultDto }
+  | { step: 'stopped'; action: BulkAction; progress: ActProgress | null; during: 'count' | 'act' }
+  | { step: 'error'; action: BulkAction; error: unknown };
 
-function report(action: SearchAction, r: SearchActResultDto) {
+function report(action: BulkAction, r: SearchActResultDto) {
   const done = `${ACTION_LABEL[action].past} ${plural(r.succeeded, 'task')}`;
   if (r.failedCount === 0) toast(done, 'success');
   else toast(`${done}; ${plural(r.failedCount, 'task')} could not be changed.`, 'error');
@@ -33,7 +34,7 @@ export function useActFlow(filter: QueryPairs) {
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
 
-  const run = (action: SearchAction, preview: boolean, count = 0) => {
+  const run = (action: BulkAction, preview: boolean, count = 0) => {
     const ac = new AbortController();
     abort.current = ac;
     setFlow(preview ? { step: 'counting', action, progress: null } : { step: 'acting', action, count, progress: null });
@@ -63,7 +64,7 @@ export function useActFlow(filter: QueryPairs) {
 
   return {
     flow,
-    begin: (action: SearchAction) => run(action, true),
+    begin: (action: BulkAction) => run(action, true),
     confirm: () => flow.step === 'confirm' && run(flow.action, false, flow.count),
     stop: () => abort.current?.abort(),
     close: () => {

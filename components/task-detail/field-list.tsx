@@ -1,13 +1,22 @@
 import type { ReactNode } from 'react';
+import { cn } from '@/lib/utils';
 
-/** A two-column list of labelled values. */
-export function FieldList({ fields }: { fields: [string, ReactNode][] }) {
+/**
+ * A two-column list of labelled values. `mono` is for raw key/value text (a task's headers):
+ * monospaced, tighter, and broken anywhere since keys and values have no spaces to break at.
+ */
+export function FieldList({ fields, mono = false }: { fields: [string, ReactNode][]; mono?: boolean }) {
   return (
-    <dl className="grid grid-cols-[minmax(7rem,auto)_1fr] gap-x-4 gap-y-1.5 text-[13px]">
+    <dl
+      className={cn(
+        'grid gap-x-4',
+        mono ? 'grid-cols-[minmax(6rem,auto)_1fr] gap-y-1 font-mono text-xs' : 'grid-cols-[minmax(7rem,auto)_1fr] gap-y-1.5 text-[13px]',
+      )}
+    >
       {fields.map(([label, value]) => (
         <div key={label} className="contents">
-          <dt className="text-muted">{label}</dt>
-          <dd className="min-w-0 break-words">{value}</dd>
+          <dt className={cn('text-muted', mono && 'break-all')}>{label}</dt>
+          <dd className={mono ? 'break-all' : 'min-w-0 break-words'}>{value}</dd>
         </div>
       ))}
     </dl>

@@ -3,15 +3,14 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/common/confirm-dialog';
-import { ACTION_LABEL, allowedActions } from '@/components/tasks/task-actions';
+import { ACTION_ICON, ACTION_LABEL, allowedActions } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
-import { Icon, type IconName } from '@/components/ui/icons';
+import { Icon } from '@/components/ui/icons';
 import { toast } from '@/components/ui/toaster';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
-import { useTaskAction, type TaskAction } from '@/lib/query/task-mutations';
-
-const ICON: Record<TaskAction, IconName> = { run: 'play', archive: 'archive', delete: 'trash', cancel: 'stop' };
+import type { TaskAction } from '@/lib/contract/task-actions';
+import { useTaskAction } from '@/lib/query/task-mutations';
 
 /** The actions this task's state allows. Delete asks first, then returns to the queue. */
 export function TaskActionsBar({ task }: { task: TaskDto }) {
@@ -37,7 +36,7 @@ export function TaskActionsBar({ task }: { task: TaskDto }) {
           disabled={m.isPending}
           onClick={() => (a === 'delete' ? setConfirmDelete(true) : act(a))}
         >
-          <Icon name={ICON[a]} size={13} />
+          <Icon name={ACTION_ICON[a]} size={13} />
           {ACTION_LABEL[a].verb}
         </Button>
       ))}

@@ -2,7 +2,7 @@
 
 import { Button } from '@/components/ui/button';
 import type { TaskStateDto } from '@/lib/contract/tasks';
-import type { BulkAction } from '@/lib/query/task-mutations';
+import type { BulkAction } from '@/lib/contract/task-actions';
 import { ACTION_LABEL, plural } from './task-actions';
 
 interface Props {

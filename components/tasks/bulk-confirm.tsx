@@ -5,7 +5,8 @@ import { toast } from '@/components/ui/toaster';
 import type { TaskStateDto } from '@/lib/contract/tasks';
 import type { TaskPageParams } from '@/lib/query/keys';
 import type { BulkResultDto } from '@/lib/contract/mutations';
-import { useBulkAction, useTaskAction, type BulkAction } from '@/lib/query/task-mutations';
+import type { BulkAction } from '@/lib/contract/task-actions';
+import { useBulkAction, useTaskAction } from '@/lib/query/task-mutations';
 import { ACTION_LABEL, plural } from './task-actions';
 
 export interface BulkRequest {
@@ -66,7 +67,7 @@ export function BulkConfirm({ qname, request, onDone, onCancel }: { qname: strin
         <p>
           {ids ? 'The' : 'All'} <strong className="text-fg">{what}</strong> {ids ? 'you selected' : ''}
           {group && !ids && <> of group <strong className="break-all text-fg">{group}</strong></>} in queue{' '}
-          <strong className="break-all text-fg">{qname}</strong> will be {action === 'run' ? 'moved to pending to run now' : `${action}d`}.
+          <strong className="break-all text-fg">{qname}</strong> will be {ACTION_LABEL[action].outcome}.
           {!ids && ' Tasks that enter this state before the action runs are included.'}
           {action === 'delete' && ' This cannot be undone.'}
         </p>

@@ -1,11 +1,9 @@
 'use client';
 
 import { Button } from '@/components/ui/button';
-import { Icon, type IconName } from '@/components/ui/icons';
-import type { TaskAction } from '@/lib/query/task-mutations';
-import { ACTION_LABEL } from './task-actions';
-
-const ICON: Record<TaskAction, IconName> = { run: 'play', archive: 'archive', delete: 'trash', cancel: 'stop' };
+import { Icon } from '@/components/ui/icons';
+import type { TaskAction } from '@/lib/contract/task-actions';
+import { ACTION_ICON, ACTION_LABEL } from './task-actions';
 
 /** Icon buttons for one row's allowed actions. */
 export function TaskRowActions({ actions, onAction, disabled }: { actions: TaskAction[]; onAction: (a: TaskAction) => void; disabled?: boolean }) {
@@ -25,7 +23,7 @@ export function TaskRowActions({ actions, onAction, disabled }: { actions: TaskA
             onAction(a);
           }}
         >
-          <Icon name={ICON[a]} size={13} />
+          <Icon name={ACTION_ICON[a]} size={13} />
         </Button>
       ))}
     </div>

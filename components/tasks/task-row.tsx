@@ -6,7 +6,7 @@ import { Icon } from '@/components/ui/icons';
 import { TD } from '@/components/ui/table';
 import type { TaskDto, TaskStateDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
-import type { TaskAction } from '@/lib/query/task-mutations';
+import type { TaskAction } from '@/lib/contract/task-actions';
 import { cn, formatBytes, preview } from '@/lib/utils';
 import { LockBadge } from './lock-badge';
 import { StateBadge } from './state-badge';

@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { bytesEncoding, queueName } from './common';
+import { BULK_ACTIONS, POST_ACTIONS, actionError } from './task-actions';
 import { taskStateSchema } from './tasks';
 
 const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO-8601 time' });
@@ -47,11 +48,14 @@ export const updatePayloadBodySchema = z
   .object({ payload: z.string(), payloadEncoding: bytesEncoding.default('utf8') })
   .strict();
 
-export const taskActionSchema = z.enum(['run', 'archive', 'cancel'], { error: 'action must be run, archive or cancel' });
+/** A task's `/:action` path segment (see task-actions.ts for the list). */
+export const taskActionSchema = z.enum(POST_ACTIONS, { error: actionError(POST_ACTIONS) });
+/** The actions that take many tasks at once: a queue's bulk request, a search's act request. */
+export const bulkActionSchema = z.enum(BULK_ACTIONS, { error: actionError(BULK_ACTIONS) });
 
 export const bulkBodySchema = z
   .object({
-    action: z.enum(['run', 'archive', 'delete'], { error: 'action must be run, archive or delete' }),
+    action: bulkActionSchema,
     state: taskStateSchema,
     ids: z.array(z.string()).max(100_000, 'at most 100000 ids per request').optional(),
     group: z.string().optional(),

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { taskSchema, taskStateSchema, type TaskStateDto } from './tasks';
+import { bulkActionSchema } from './mutations';
 
 export const SEARCH_LIST_PARAMS = ['queue', 'state', 'type', 'typePrefix'] as const;
 export const SEARCH_TEXT_PARAMS = ['id', 'payload', 'error'] as const;
@@ -166,7 +167,7 @@ export type SearchPageDto = z.infer<typeof searchPageSchema>;
 export const searchActBodySchema = z
   .object({
     filter: searchFilterSchema,
-    action: z.enum(['run', 'archive', 'delete'], { error: 'action must be run, archive or delete' }),
+    action: bulkActionSchema,
     /** true: only count what the action would touch. */
     preview: z.boolean().default(false),
   })

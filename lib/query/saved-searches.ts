@@ -1,8 +1,8 @@
 /**
- * Searches the viewer saved, by name, in localStorage (this browser only). Shared by every
- * component through useSyncExternalStore; other tabs follow through the `storage` event.
+ * Searches the viewer saved, by name, in localStorage (this browser only), shared by every
+ * component (see localStore).
  */
-import { useSyncExternalStore } from 'react';
+import { localStore } from './local-store';
 
 export interface SavedSearch {
   name: string;
@@ -12,8 +12,6 @@ export interface SavedSearch {
 
 export const SAVED_SEARCHES_KEY = 'asynqlens:saved-searches';
 const EMPTY: SavedSearch[] = [];
-const listeners = new Set<() => void>();
-let cached: { raw: string | null; value: SavedSearch[] } | undefined;
 
 function parse(raw: string | null): SavedSearch[] {
   try {
@@ -28,45 +26,17 @@ function parse(raw: string | null): SavedSearch[] {
   }
 }
 
-function read(): SavedSearch[] {
-  let raw: string | null = null;
-  try {
-    raw = window.localStorage.getItem(SAVED_SEARCHES_KEY);
-  } catch {
-    // Storage disabled (privacy modes): nothing saved.
-  }
-  if (cached?.raw !== raw) cached = { raw, value: parse(raw) };
-  return cached.value;
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  const onStorage = (e: StorageEvent) => e.key === SAVED_SEARCHES_KEY && listener();
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(listener);
-    window.removeEventListener('storage', onStorage);
-  };
-}
-
-function write(next: SavedSearch[]): void {
-  try {
-    window.localStorage.setItem(SAVED_SEARCHES_KEY, JSON.stringify(next));
-  } catch {
-    cached = { raw: null, value: next };
-  }
-  listeners.forEach((l) => l());
-}
+const store = localStore(SAVED_SEARCHES_KEY, parse, EMPTY);
 
 /** Saves `query` under `name`, replacing a search of the same name; newest first. */
 export function saveSearch(name: string, query: string): void {
-  write([{ name, query }, ...read().filter((s) => s.name !== name)]);
+  store.write([{ name, query }, ...store.read().filter((s) => s.name !== name)]);
 }
 
 export function deleteSavedSearch(name: string): void {
-  write(read().filter((s) => s.name !== name));
+  store.write(store.read().filter((s) => s.name !== name));
 }
 
 export function useSavedSearches(): SavedSearch[] {
-  return useSyncExternalStore(subscribe, read, () => EMPTY);
+  return store.useValue();
 }

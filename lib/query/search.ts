@@ -4,6 +4,7 @@
  */
 import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { SearchActResultDto, SearchPreviewDto } from '@/lib/contract/search';
+import type { BulkAction } from '@/lib/contract/task-actions';
 import { apiPaths, withPairs, type QueryPairs } from '@/lib/paths';
 import { contracts } from './contracts';
 import { ApiError, apiFetch, apiLines } from './fetcher';
@@ -42,7 +43,7 @@ export function filterBody(filter: QueryPairs): Record<string, string | string[]
   return out;
 }
 
-export type SearchAction = 'run' | 'archive' | 'delete';
+export type SearchAction = BulkAction;
 
 export interface ActProgress {
   scanned: number;

@@ -4,15 +4,13 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { BulkResultDto } from '@/lib/contract/mutations';
+import type { BulkAction, TaskAction } from '@/lib/contract/task-actions';
 import type { TaskListDto, TaskStateDto } from '@/lib/contract/tasks';
 import { apiPaths } from '@/lib/paths';
 import { contracts } from './contracts';
 import { apiMutate } from './fetcher';
 import { refreshShell } from './poll-policy';
 import { queryKeys, type TaskPageParams } from './keys';
-
-export type TaskAction = 'run' | 'archive' | 'delete' | 'cancel';
-export type BulkAction = 'run' | 'archive' | 'delete';
 
 /** Where a task goes after each action; cancel only signals the worker. */
 const TARGET: Record<TaskAction, TaskStateDto | null> = { run: 'pending', archive: 'archived', delete: null, cancel: null };

@@ -2,6 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { batchEnqueue, cancelTask, deleteQueue, enqueueTask, moveTask, pauseQueue, precheckEnqueue, resumeQueue, updateTaskPayload } from '@/lib/asynq';
 import type { BatchEnqueueBody, EnqueueBody, EnqueueCheckDto, enqueueCheckBodySchema } from '@/lib/contract/mutations';
+import type { PostAction } from '@/lib/contract/task-actions';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { DETAIL_PAYLOAD_LIMIT, toTaskDto } from '../dto/tasks';
@@ -39,7 +40,7 @@ export async function enqueueBatch(body: BatchEnqueueBody) {
   };
 }
 
-export async function runTaskAction(qname: string, id: string, action: 'run' | 'archive' | 'cancel') {
+export async function runTaskAction(qname: string, id: string, action: PostAction) {
   if (action === 'cancel') {
     await cancelTask(getRedis(), qname, id);
     return Response.json({}, { status: 202 });

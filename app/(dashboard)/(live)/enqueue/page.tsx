@@ -1,13 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { EnqueueView } from '@/components/enqueue/enqueue-view';
+import { viewPage } from '../../_components/view-page';
 
 export const metadata: Metadata = { title: 'Enqueue' };
-
-export default function EnqueuePage() {
-  return (
-    <Suspense>
-      <EnqueueView />
-    </Suspense>
-  );
-}
+export default viewPage(EnqueueView);

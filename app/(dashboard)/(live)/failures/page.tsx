@@ -1,13 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { FailuresView } from '@/components/failures/failures-view';
+import { viewPage } from '../../_components/view-page';
 
 export const metadata: Metadata = { title: 'Failures' };
-
-export default function FailuresPage() {
-  return (
-    <Suspense>
-      <FailuresView />
-    </Suspense>
-  );
-}
+export default viewPage(FailuresView);

@@ -1,13 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { RedisView } from '@/components/redis/redis-view';
+import { viewPage } from '../../_components/view-page';
 
 export const metadata: Metadata = { title: 'Redis' };
-
-export default function RedisPage() {
-  return (
-    <Suspense>
-      <RedisView />
-    </Suspense>
-  );
-}
+export default viewPage(RedisView);

@@ -1,13 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { RoutingView } from '@/components/routing/routing-view';
+import { viewPage } from '../../_components/view-page';
 
 export const metadata: Metadata = { title: 'Routing' };
-
-export default function RoutingPage() {
-  return (
-    <Suspense>
-      <RoutingView />
-    </Suspense>
-  );
-}
+export default viewPage(RoutingView);

@@ -1,13 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { SchedulersView } from '@/components/schedulers/schedulers-view';
+import { viewPage } from '../../_components/view-page';
 
 export const metadata: Metadata = { title: 'Schedulers' };
-
-export default function SchedulersPage() {
-  return (
-    <Suspense>
-      <SchedulersView />
-    </Suspense>
-  );
-}
+export default viewPage(SchedulersView);

@@ -1,13 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { SearchView } from '@/components/search/search-view';
+import { viewPage } from '../../_components/view-page';
 
 export const metadata: Metadata = { title: 'Search' };
-
-export default function SearchPage() {
-  return (
-    <Suspense>
-      <SearchView />
-    </Suspense>
-  );
-}
+export default viewPage(SearchView);

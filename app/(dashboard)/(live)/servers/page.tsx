@@ -1,13 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { ServersView } from '@/components/servers/servers-view';
+import { viewPage } from '../../_components/view-page';
 
 export const metadata: Metadata = { title: 'Servers' };
-
-export default function ServersPage() {
-  return (
-    <Suspense>
-      <ServersView />
-    </Suspense>
-  );
-}
+export default viewPage(ServersView);

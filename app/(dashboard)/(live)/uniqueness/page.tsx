@@ -1,13 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { UniquenessView } from '@/components/locks/uniqueness-view';
+import { viewPage } from '../../_components/view-page';
 
 export const metadata: Metadata = { title: 'Uniqueness' };
-
-export default function UniquenessPage() {
-  return (
-    <Suspense>
-      <UniquenessView />
-    </Suspense>
-  );
-}
+export default viewPage(UniquenessView);

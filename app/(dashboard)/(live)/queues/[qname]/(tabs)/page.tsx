@@ -1,0 +1,11 @@
+import type { Metadata } from 'next';
+import { QueueView } from '@/components/queues/queue-view';
+import { queueName, type QueueProps } from '../queue-params';
+
+export async function generateMetadata({ params }: QueueProps): Promise<Metadata> {
+  return { title: await queueName(params) };
+}
+
+export default async function QueuePage({ params }: QueueProps) {
+  return <QueueView qname={await queueName(params)} />;
+}
