@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { join, relative, sep } from 'node:path';
 import type { Page } from 'playwright-core';
 import * as k from '../../lib/asynq/keys';
@@ -84,6 +84,9 @@ async function visitAll(ctx: Ctx, baseUrl: string, prefix: string): Promise<numb
   }
   assert.deepEqual(violations, [], 'CSP violations');
   assert.deepEqual(tp.errors, [], 'page errors');
+  // The watcher itself: an image from elsewhere is outside the policy, so it must be reported.
+  await tp.page.evaluate(() => document.body.append(Object.assign(new Image(), { src: 'http://elsewhere.invalid/pixel.png' })));
+  await eventually('the watcher to report a refused image', () => Promise.resolve(violations.some((v) => /img-src blocked http:\/\/elsewhere\.invalid/.test(v))), 5000);
   console.log(`      ${urls.length} pages under ${prefix || '/'} with 0 CSP violations`);
   return urls.length;
 }
@@ -102,22 +105,34 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
-/** Whether `origin`'s page can frame the console: the frame shows the console, or Chromium's error page. */
-async function tryFraming(ctx: Ctx, consoleUrl: string, origin: string): Promise<{ framed: boolean; console: string[] }> {
+/**
+ * Another site on this machine: a page at http://localhost:<its own port> (a different origin
+ * from the console's http://127.0.0.1:<port>, and local, so Chromium's private-network rules
+ * leave the frame to the console's own headers) that frames `consoleUrl`.
+ */
+async function otherSite(consoleUrl: string): Promise<{ origin: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<!doctype html><title>other site</title><iframe src="${consoleUrl}" width="800" height="600"></iframe>`);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { origin: `http://localhost:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** What the other site's page gets: the frame's URL (a refused frame is chrome-error://), whether the console rendered in it, the console lines. */
+async function tryFraming(ctx: Ctx, origin: string): Promise<{ framed: boolean; frameUrl: string; console: string[] }> {
   const tp = await ctx.newPage();
   const messages: string[] = [];
   tp.page.on('console', (m) => messages.push(m.text()));
-  await tp.page.route(`${origin}/`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><title>other site</title><iframe src="${consoleUrl}" width="800" height="600"></iframe>` }));
   await tp.page.goto(`${origin}/`);
-  const frameEl = tp.page.locator('iframe');
-  await frameEl.waitFor();
-  await tp.page.waitForTimeout(1500);
-  const frame = tp.page.frames().find((f) => f !== tp.page.mainFrame());
-  let framed = false;
-  if (frame && !frame.url().startsWith('chrome-error:')) {
-    framed = await frame.locator('main').count().then((n) => n > 0, () => false);
-  }
-  return { framed, console: messages };
+  await tp.page.locator('iframe').waitFor();
+  const child = () => tp.page.frames().find((f) => f !== tp.page.mainFrame());
+  await eventually('the frame to navigate', () => Promise.resolve(!['', 'about:blank'].includes(child()?.url() ?? '')));
+  await tp.page.waitForTimeout(1000);
+  const frame = child()!;
+  const framed = frame.url().startsWith('chrome-error:') ? false : await frame.locator('main').first().isVisible();
+  return { framed, frameUrl: frame.url(), console: messages };
 }
 
 const specs: Spec[] = [
@@ -164,16 +179,23 @@ const specs: Spec[] = [
   {
     name: 'framing: a page on another origin cannot frame the console; ASYNQLENS_FRAME_ANCESTORS can allow it',
     run: async (ctx) => {
-      const other = 'http://other-site.test:8099';
-      const refused = await tryFraming(ctx, `${ctx.baseUrl}/`, other);
-      assert.equal(refused.framed, false, 'the console is not shown inside the frame');
-      assert.ok(refused.console.some((m) => /Refused to (display|frame)/.test(m) && /frame-ancestors 'none'/.test(m)), `Chromium names frame-ancestors: ${refused.console.join('\n')}`);
-      // The same check sees a frame that is allowed, so the refusal above is not the test's blindness.
-      const app = await ctx.startApp({ ASYNQLENS_FRAME_ANCESTORS: other });
+      const site = await otherSite(`${ctx.baseUrl}/`);
       try {
-        const allowed = await tryFraming(ctx, `${app.url}/`, other);
-        assert.equal(allowed.framed, true, `framed once allowed: ${allowed.console.join('\n')}`);
+        const refused = await tryFraming(ctx, site.origin);
+        assert.equal(refused.framed, false, 'the console is not shown inside the frame');
+        assert.match(refused.frameUrl, /^chrome-error:/, 'Chromium refused the frame');
+        assert.ok(refused.console.some((m) => m.includes(`violates the following Content Security Policy directive: "frame-ancestors 'none'"`)), refused.console.join('\n'));
       } finally {
+        await site.close();
+      }
+      // The same check sees a frame that is allowed, so the refusal above is not the test's blindness.
+      const app = await ctx.startApp({ ASYNQLENS_FRAME_ANCESTORS: 'http://localhost:*' });
+      const allowedSite = await otherSite(`${app.url}/`);
+      try {
+        const allowed = await tryFraming(ctx, allowedSite.origin);
+        assert.equal(allowed.framed, true, `framed once allowed (${allowed.frameUrl}): ${allowed.console.join('\n')}`);
+      } finally {
+        await allowedSite.close();
         await app.stop();
       }
     },
