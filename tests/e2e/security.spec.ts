@@ -240,11 +240,12 @@ const specs: Spec[] = [
       const port = await freePort();
       const env: Record<string, string | undefined> = {};
       for (const [name, v] of Object.entries(process.env)) if (!name.startsWith('ASYNQLENS_')) env[name] = v;
+      Object.assign(env, { REDIS_URL: `redis://127.0.0.1:${new URL(baseUrl).port}`, NEXT_TELEMETRY_DISABLED: '1' });
       let log = '';
       const child = spawn(
         process.execPath,
         [join(root, 'bin', 'asynqlens.mjs'), '--auth', 'none', '--host', '0.0.0.0', '--port', String(port), '--unsafe-no-auth-on-network', '--allowed-hosts', 'console.example.test'],
-        { env: { ...env, REDIS_URL: `redis://127.0.0.1:${new URL(baseUrl).port}`, NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] },
       );
       child.stderr.on('data', (c: Buffer) => (log += c.toString()));
       child.stdout.on('data', (c: Buffer) => (log += c.toString()));

@@ -12,10 +12,11 @@ const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'asynqlens.mjs');
 
 /** Runs the launcher with none of the suite's ASYNQLENS_ settings, only `env`. */
 function launch(args: string[], env: Record<string, string> = {}) {
-  const clean: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('ASYNQLENS_') && v !== undefined) clean[k] = v;
+  const clean: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('ASYNQLENS_')) clean[k] = v;
   // A build folder that does not exist: a start that gets past the checks stops at "no build found".
-  const r = spawnSync(process.execPath, [bin, ...args], { env: { ...clean, ASYNQLENS_DIST_DIR: '.next-none-here', ...env }, encoding: 'utf8', timeout: 20_000 });
+  Object.assign(clean, { ASYNQLENS_DIST_DIR: '.next-none-here' }, env);
+  const r = spawnSync(process.execPath, [bin, ...args], { env: clean as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 20_000 });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
