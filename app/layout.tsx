@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { ThemeSync } from '@/components/layout/theme-sync';
 import { SETTINGS_KEY } from '@/lib/query/settings-values';
@@ -19,15 +20,17 @@ export const viewport: Viewport = {
 /**
  * Sets data-theme on <html> before first paint, from the saved setting or, for "system", the
  * OS preference: no flash of the wrong theme. The script is a constant (it carries no data from
- * Redis or the URL), which is the only reason an inline script is acceptable here.
+ * Redis or the URL), which is the only reason an inline script is acceptable here. It carries
+ * the response's CSP nonce (set by proxy.ts), without which the policy would block it.
  */
 const THEME_SCRIPT = `(function(){try{var s=JSON.parse(localStorage.getItem(${JSON.stringify(SETTINGS_KEY)})||'{}');var t=s.theme;if(t!=='light'&&t!=='dark')t=matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light';document.documentElement.setAttribute('data-theme',t)}catch(e){}})()`;
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const nonce = (await headers()).get('x-nonce') ?? undefined;
   return (
     <html lang="en" data-theme="light" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body>
         <ThemeSync />

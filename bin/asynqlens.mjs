@@ -32,6 +32,9 @@ const SETTINGS = {
   'base-path': ['ASYNQLENS_BASE_PATH', 'URL prefix, e.g. /asynq; must equal the one the build was made with'],
   'read-only': ['ASYNQLENS_READ_ONLY', 'refuse every mutation', true],
   auth: ['ASYNQLENS_AUTH', 'login (default), proxy or none'],
+  'unsafe-no-auth-on-network': ['ASYNQLENS_UNSAFE_NO_AUTH_ON_NETWORK', 'allow --auth none on a non-loopback --host: anyone who reaches it acts as operator', true],
+  'allowed-hosts': ['ASYNQLENS_ALLOWED_HOSTS', 'host names the console answers to besides localhost (comma-separated, *.example.com allowed)'],
+  'frame-ancestors': ['ASYNQLENS_FRAME_ANCESTORS', "who may frame the console: 'none' (default), 'self' or origins, space-separated"],
   users: ['ASYNQLENS_USERS', 'name:role:hash entries, comma-separated (roles: viewer, operator)'],
   'users-file': ['ASYNQLENS_USERS_FILE', 'file with one "name role hash" per line'],
   'session-secret': ['ASYNQLENS_SESSION_SECRET', 'key that signs session cookies (32+ characters)'],
@@ -56,6 +59,7 @@ ${Object.entries(SETTINGS)
 Examples:
   asynqlens --redis-url rediss://app:secret@redis.internal:6380/0 --users-file /etc/asynqlens/users
   asynqlens --auth none --redis-url redis://127.0.0.1:6379      (loopback only, no login)
+  asynqlens --allowed-hosts asynqlens.example.com --users-file /etc/asynqlens/users
   asynqlens --cluster-nodes 10.0.0.1:6379,10.0.0.2:6379 --read-only --auth proxy \\
             --proxy-user-header x-forwarded-user --proxy-secret "$PROXY_SECRET"
 `;
@@ -121,9 +125,8 @@ if (values.help) {
   process.exit(0);
 }
 
-const { dir: serverDir, distDir } = findServer();
 if (values.version) {
-  const pkg = [join(serverDir, 'package.json'), join(here, '..', 'package.json')].find(existsSync);
+  const pkg = [join(findServer().dir, 'package.json'), join(here, '..', 'package.json')].find(existsSync);
   process.stdout.write(`${pkg ? JSON.parse(readFileSync(pkg, 'utf8')).version : 'unknown'}\n`);
   process.exit(0);
 }
@@ -139,10 +142,24 @@ if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) fail(`-
 // Without authentication only this machine may connect, unless an address is chosen explicitly.
 const auth = process.env.ASYNQLENS_AUTH ?? 'login';
 if (!['login', 'proxy', 'none'].includes(auth)) fail(`--auth / ASYNQLENS_AUTH: "${auth}" must be login, proxy or none`);
+// Anywhere else, only with a flag whose name says what it does.
 const host = process.env.ASYNQLENS_HOST || (auth === 'none' ? '127.0.0.1' : '0.0.0.0');
 if (auth === 'none' && !/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host)) {
-  process.stderr.write(`asynqlens: WARNING: authentication is off and the console listens on ${host}: anyone who reaches it can act on your queues\n`);
+  const unsafe = ['1', 'true'].includes(process.env.ASYNQLENS_UNSAFE_NO_AUTH_ON_NETWORK ?? '');
+  if (!unsafe) {
+    fail(
+      `--auth none with --host ${host}: refusing to serve without authentication on a network address, where anyone who reaches it can act on your queues.\n` +
+        `  Use --auth login (--users-file) or --auth proxy, or listen on 127.0.0.1. To do it anyway, add --unsafe-no-auth-on-network [ASYNQLENS_UNSAFE_NO_AUTH_ON_NETWORK=1]\n` +
+        '  and list the names it is reached by in --allowed-hosts [ASYNQLENS_ALLOWED_HOSTS].',
+    );
+  }
+  process.stderr.write(
+    `asynqlens: WARNING: UNSAFE: authentication is off and the console listens on ${host} (--unsafe-no-auth-on-network): anyone who reaches it can act on your queues as operator\n`,
+  );
 }
+
+// The settings above are checked before the build is looked for: a refusal needs no build.
+const { dir: serverDir, distDir } = findServer();
 
 // The base path is part of the build (links and asset URLs); a different one cannot be served.
 const built = JSON.parse(readFileSync(join(serverDir, distDir, 'required-server-files.json'), 'utf8')).config?.basePath ?? '';

@@ -2,6 +2,8 @@ import 'server-only';
 import { auditEnabled, auditMax } from '../audit/log';
 import { describeAuthProblem } from '../auth/problem';
 import { env } from './env';
+import { allowedHosts } from '../http/host-check';
+import { frameAncestors } from '../http/security-headers';
 import { redisTarget } from '../redis/target';
 
 /** The first configuration mistake, named with its variable and rule, or null when all is well. */
@@ -11,6 +13,8 @@ export function configurationProblem(): string | null {
     redisTarget();
     auditEnabled();
     auditMax();
+    allowedHosts();
+    frameAncestors();
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }

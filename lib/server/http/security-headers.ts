@@ -1,0 +1,80 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+
+const VAR = 'ASYNQLENS_FRAME_ANCESTORS';
+const KEYWORDS = new Set(["'none'", "'self'"]);
+// A scheme (`https:`) or a host source (`https://grafana.example.com`, `*.example.com:443`):
+// nothing that could close the directive (`;`) or add a source list of its own (`,`).
+const SOURCE = /^([a-z][a-z0-9+.-]*:|([a-z][a-z0-9+.-]*:\/\/)?(\*\.)?[a-z0-9.-]+(:(\d+|\*))?(\/[^\s;,'"]*)?)$/i;
+
+/** `'none'` (the default), `'self'`, or origins that may frame the console, space-separated. */
+export function parseFrameAncestors(raw: string): string {
+  const sources = raw.trim().split(/\s+/).filter(Boolean);
+  if (sources.length === 0) return "'none'";
+  for (const s of sources) {
+    if (!KEYWORDS.has(s.toLowerCase()) && !SOURCE.test(s)) {
+      throw new Error(`${VAR}: "${s}" is not a CSP frame-ancestors source ('none', 'self', https://grafana.example.com, *.example.com)`);
+    }
+  }
+  if (sources.length > 1 && sources.some((s) => s.toLowerCase() === "'none'")) throw new Error(`${VAR}: 'none' cannot be combined with other sources`);
+  return sources.join(' ');
+}
+
+let cached: { raw: string; value: string } | undefined;
+
+/** The configured frame-ancestors, re-parsed when the variable changes. */
+export function frameAncestors(): string {
+  const raw = process.env[VAR] ?? '';
+  if (cached?.raw !== raw) cached = { raw, value: parseFrameAncestors(raw) };
+  return cached.value;
+}
+
+/** A fresh nonce per response: 128 random bits, which a page cannot guess or reuse. */
+export const newNonce = (): string => randomBytes(16).toString('base64');
+
+/**
+ * The Content-Security-Policy of every page and API response. Scripts run only with this
+ * response's nonce (Next puts it on its own scripts, the root layout on the theme script) or
+ * when loaded by such a script ('strict-dynamic': Next's chunks). Styles allow 'unsafe-inline':
+ * React renders `style` attributes (chart sizes, progress bars, recharts' SVG) into the HTML,
+ * which a nonce cannot cover; without script, injected CSS can restyle but not act or read.
+ * `next dev` evaluates code for its error overlay, so 'unsafe-eval' is there in development only.
+ */
+export function contentSecurityPolicy(nonce: string, dev: boolean): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    // data: for the favicon, an inline SVG.
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${frameAncestors()}`,
+  ].join('; ');
+}
+
+/**
+ * The headers every response from proxy.ts carries (next.config.mjs gives the build's static
+ * files the ones that matter for them). HSTS only over https: a browser ignores it over plain
+ * http, and a console reached by IP on a private network must stay reachable that way.
+ */
+export function securityHeaders(opts: { nonce: string; https: boolean; dev: boolean }): Record<string, string> {
+  const ancestors = frameAncestors();
+  const headers: Record<string, string> = {
+    'content-security-policy': contentSecurityPolicy(opts.nonce, opts.dev),
+    'x-content-type-options': 'nosniff',
+    // Queue names and task IDs are in our URLs: they never leave with a link to another site.
+    'referrer-policy': 'same-origin',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+  };
+  // For browsers without frame-ancestors; a list of origins has no X-Frame-Options equivalent.
+  const lower = ancestors.toLowerCase();
+  if (lower === "'none'") headers['x-frame-options'] = 'DENY';
+  else if (lower === "'self'") headers['x-frame-options'] = 'SAMEORIGIN';
+  if (opts.https) headers['strict-transport-security'] = 'max-age=31536000';
+  return headers;
+}
