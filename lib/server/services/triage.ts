@@ -23,7 +23,8 @@ import { routingExplainBodySchema } from '@/lib/contract/triage';
 import { HttpError } from '../http/errors';
 import { assertJsonBody, assertSameSite } from '../http/guards';
 import { getInspector, getRedis } from '../redis/client';
-import { invalidateShared, shared } from '../cache/snapshot';
+import { shared } from '../cache/snapshot';
+import { invalidateViews } from '../cache/views';
 import { iso, toFailureDto, toNotFoundDto } from '../dto/triage';
 import { failureScan, forgetTriageScans, typeCensus } from '../jobs/triage-scans';
 import { readRoutingFile } from '../config/routing-file';
@@ -117,7 +118,7 @@ export async function rerunHandlerNotFound(body: RerunBody, req: Request): Promi
       return await rerunNotFound(getRedis(), body.queue, body.taskType, body.states, { signal: req.signal, ...(onProgress ? { onProgress } : {}) });
     } finally {
       forgetTriageScans();
-      invalidateShared();
+      invalidateViews();
     }
   };
   if (!(req.headers.get('accept') ?? '').includes('application/x-ndjson')) return Response.json(toRerunDto(await run()));
