@@ -62,7 +62,7 @@ interface Entry {
   readonly parts: ScanKey;
   readonly controller: AbortController;
   /** The job once sized; rejects with prepare()'s error. */
-  ready: Promise<ScanJob<Scan>>;
+  readonly ready: Promise<ScanJob<Scan>>;
   polledAt: number;
 }
 
