@@ -1,6 +1,6 @@
 // Lint rules that hold the house style (3.1 layers, 3.3 naming, 3.9 types): type-checked
 // TypeScript, the one-way import direction between layers, and kebab-case file names.
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import js from '@eslint/js';
@@ -75,13 +75,19 @@ export default defineConfig([
     },
   },
   {
-    // Zones catch relative imports, which the node resolver can follow. The `@/` alias needs a
-    // TypeScript-aware resolver that is not installed, so alias imports are caught by the
-    // no-restricted-imports patterns below instead.
+    // The zones and no-cycle follow relative and `@/` imports alike: the alias is resolved by
+    // scripts/eslint-alias-resolver.cjs, then the installed node resolver. The
+    // no-restricted-imports patterns below name the layer a forbidden alias import breaks.
     name: 'asynqlens/layers',
     files: CODE_FILES,
     plugins: { import: importPlugin },
-    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } } },
+    settings: {
+      // The files whose imports the plugin reads; it reads only .js ones unless told.
+      'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import/resolver': {
+        [join(root, 'scripts/eslint-alias-resolver.cjs')]: { root, extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+      },
+    },
     rules: {
       'import/no-restricted-paths': [
         'error',
@@ -107,6 +113,9 @@ export default defineConfig([
         },
       ],
       'no-restricted-imports': restrict(ioredis),
+      // No import runs in a circle. The rule skips `import type`, so a cycle made only of type
+      // imports gets past it.
+      'import/no-cycle': 'error',
     },
   },
   { files: ['lib/asynq/**'], rules: { 'no-restricted-imports': restrict(frameworks, server, query, ...upward) } },

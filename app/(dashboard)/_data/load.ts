@@ -3,6 +3,7 @@ import { connection } from 'next/server';
 import type { HistoryDto, QueueStatsDto } from '@/lib/contract/queues';
 import type { HealthDto } from '@/lib/contract/servers';
 import type { HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
+import { cachedView } from '@/lib/server/cache/views';
 import { toErrorResponse } from '@/lib/server/http/errors';
 import { checkRedis } from '@/lib/server/redis/stall';
 import { getHistory, listQueues } from '@/lib/server/services/queues';
@@ -47,26 +48,12 @@ export async function loadQueues(): Promise<Loaded<QueueStatsDto[]>> {
 }
 
 /**
- * A minute-long memo for reads that change slowly but would otherwise run on every refresh of
- * every open tab: the Redis version (INFO server) and past days' counters. Failures are not kept,
- * nor values `keep` refuses (a scan's answer while it is still running).
+ * Minute-long views of reads that change slowly but would otherwise run on every refresh of
+ * every open tab: the Redis version (INFO server) and past days' counters. No mutation of the
+ * console changes either, so they outlive mutations.
  */
-function memo<T>(ttlMs: number, keep: (value: T) => boolean = () => true) {
-  const entries = new Map<string, { at: number; value: Promise<T> }>();
-  return (key: string, read: () => Promise<T>): Promise<T> => {
-    const hit = entries.get(key);
-    if (hit && Date.now() - hit.at < ttlMs) return hit.value;
-    const value = read();
-    const drop = () => entries.get(key)?.value === value && entries.delete(key);
-    value.then((v) => keep(v) || drop(), drop);
-    if (entries.size > 1000) entries.clear();
-    entries.set(key, { at: Date.now(), value });
-    return value;
-  };
-}
-
-const healthMemo = memo<HealthDto>(60_000);
-const historyMemo = memo<HistoryDto>(60_000);
+const healthMemo = cachedView<HealthDto>({ name: 'page:health', ttlMs: 60_000, changedByMutations: false });
+const historyMemo = cachedView<HistoryDto>({ name: 'page:history', ttlMs: 60_000, changedByMutations: false });
 
 /** Version and read-only mode; null while Redis cannot be reached. */
 export async function loadHealth(): Promise<HealthDto | null> {
@@ -84,8 +71,11 @@ export async function loadHistory(queues: string[], days: number): Promise<Loade
   return attempt(() => Promise.all(queues.map((q) => historyMemo(`${q}\n${days}`, () => getHistory(q, days)))));
 }
 
-/** Only a finished scan's answer is kept: a running scan is asked again at the next refresh. */
-const notFoundMemo = memo<HandlerNotFoundDto>(60_000, (d) => d.complete);
+/**
+ * Only a finished scan's answer is kept: a running scan is asked again at the next refresh. Its
+ * key holds the counts a mutation would change, so mutations need not clear it.
+ */
+const notFoundMemo = cachedView<HandlerNotFoundDto>({ name: 'page:not-found', ttlMs: 60_000, changedByMutations: false, keep: (d) => d.complete });
 
 /**
  * The handler-not-found groups for the overview's callout: the service (and the shared scan)

@@ -1,7 +1,5 @@
 import 'server-only';
 import { z } from 'zod';
-import { describeTarget } from '@/lib/asynq/connection';
-import { redisTarget } from '../redis/target';
 
 /** A yes/no setting: 1/true or 0/false (unset = false). */
 function flag(name: string) {
@@ -11,12 +9,29 @@ function flag(name: string) {
     .transform((v) => v === '1' || v === 'true');
 }
 
+/** A URL whose scheme is redis:// or rediss:// and whose path, if any, is a database number. */
+const redisUrl = z
+  .string()
+  .url('REDIS_URL must be a redis:// or rediss:// URL')
+  .superRefine((text, ctx) => {
+    // zod runs this after a failed .url() too; that failure is the one reported.
+    if (!URL.canParse(text)) return;
+    const url = new URL(text);
+    if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+      ctx.addIssue({ code: 'custom', message: `the scheme must be redis:// or rediss://, got ${url.protocol}//` });
+      return;
+    }
+    const db = url.pathname.replace(/^\//, '');
+    if (db !== '' && !/^\d{1,5}$/.test(db)) ctx.addIssue({ code: 'custom', message: `the database "/${db}" must be a number` });
+  });
+
 /**
- * Configuration from the environment, checked once. REDIS_URL carries host, port, user,
- * password and db (`redis://user:pass@host:6379/2`, `rediss://` for TLS).
+ * Configuration from the environment, checked once, each setting on its own; which Redis
+ * deployment the settings describe together is redis/target.ts's to check. REDIS_URL carries
+ * host, port, user, password and db (`redis://user:pass@host:6379/2`, `rediss://` for TLS).
  */
 const envSchema = z.object({
-  REDIS_URL: z.string().url('REDIS_URL must be a redis:// or rediss:// URL').default('redis://127.0.0.1:6379/0'),
+  REDIS_URL: redisUrl.default('redis://127.0.0.1:6379/0'),
   ASYNQLENS_READ_ONLY: flag('ASYNQLENS_READ_ONLY'),
   ASYNQLENS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   /** How long one Redis read of a view is shared by every viewer (0 turns sharing off). */
@@ -56,9 +71,4 @@ export function env(): Env {
   }
   cached = parsed.data;
   return cached;
-}
-
-/** Where the configured Redis is, without credentials, for error messages and health checks. */
-export function redisAddress(): string {
-  return describeTarget(redisTarget());
 }

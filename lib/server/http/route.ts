@@ -5,7 +5,7 @@ import { assertMayMutate, requirePrincipal } from '../auth/guard';
 import type { Principal } from '../auth/principal';
 import { HttpError, toErrorResponse } from './errors';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
-import { invalidateShared } from '../cache/snapshot';
+import { invalidateViews } from '../cache/views';
 import { checkRedis } from '../redis/stall';
 
 type Schema = z.ZodType;
@@ -87,7 +87,7 @@ export function route<
       try {
         out = await handler({ params, query, body, req, user });
       } finally {
-        if (spec.mutates) invalidateShared();
+        if (spec.mutates) invalidateViews();
       }
       if (out instanceof Response) return out;
       if (out === undefined) return new Response(null, { status: 204 });

@@ -1,11 +1,12 @@
 import 'server-only';
-import { parseHostPort, type RedisTarget, type TlsSettings } from '@/lib/asynq/connection';
+import { describeTarget, parseHostPort, type RedisTarget, type TlsSettings } from '@/lib/asynq/connection';
 import { env } from '../config/env';
 
 /**
  * The configured Redis deployment, checked once: a plain server (REDIS_URL), a Sentinel-managed
  * master (ASYNQLENS_REDIS_SENTINELS + ASYNQLENS_REDIS_SENTINEL_MASTER) or a Cluster
- * (ASYNQLENS_REDIS_CLUSTER_NODES). Each mistake is reported naming the variable and the rule.
+ * (ASYNQLENS_REDIS_CLUSTER_NODES), from settings env() has checked one by one. Each mistake in
+ * how they combine is reported naming the variables and the rule.
  */
 let cached: RedisTarget | undefined;
 
@@ -20,12 +21,7 @@ function list(text: string, setting: string) {
 export function redisTarget(): RedisTarget {
   if (cached) return cached;
   const e = env();
-  const url = new URL(e.REDIS_URL);
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
-    throw new Error(`REDIS_URL: the scheme must be redis:// or rediss://, got ${url.protocol}//`);
-  }
-  const db = url.pathname.replace(/^\//, '');
-  if (db !== '' && !/^\d{1,5}$/.test(db)) throw new Error(`REDIS_URL: the database "/${db}" must be a number`);
+  const db = new URL(e.REDIS_URL).pathname.replace(/^\//, '');
   const tls: TlsSettings = {
     caFile: e.ASYNQLENS_REDIS_TLS_CA_FILE,
     certFile: e.ASYNQLENS_REDIS_TLS_CERT_FILE,
@@ -64,4 +60,9 @@ export function redisTarget(): RedisTarget {
     cached = { kind: 'standalone', url: e.REDIS_URL, tls };
   }
   return cached;
+}
+
+/** Where the configured Redis is, without credentials, for error messages and health checks. */
+export function redisAddress(): string {
+  return describeTarget(redisTarget());
 }

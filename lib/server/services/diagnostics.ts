@@ -8,7 +8,7 @@ import type {
   QueueLockListQuery,
   ResolveDuplicatesResultDto,
 } from '@/lib/contract/diagnostics';
-import { cancelDuplicateJob, duplicateJob, forgetScans, takeError } from '../jobs/duplicate-scans';
+import { cancelDuplicateScan, duplicateScan, forgetDuplicateScans } from '../jobs/duplicate-scans';
 import { HttpError } from '../http/errors';
 import { getRedis } from '../redis/client';
 import { shared } from '../cache/snapshot';
@@ -76,8 +76,7 @@ export async function releaseQueueLock(qname: string, key: string, holder: strin
 
 /** Starts (or continues) the duplicate scan of these states and answers its progress so far. */
 export async function getDuplicates(qname: string, q: DuplicatesQuery): Promise<DuplicatesReportDto> {
-  const job = await duplicateJob(qname, q.states, q.samples);
-  if (job.error) throw takeError(job);
+  const job = await duplicateScan(qname, q.states, q.samples);
   const r = job.scan.report();
   return {
     queue: qname,
@@ -98,7 +97,7 @@ export async function getDuplicates(qname: string, q: DuplicatesQuery): Promise<
 
 /** Cancels the scan of these states: 204, or 404 when none is running or kept. */
 export function cancelDuplicates(qname: string, q: DuplicatesQuery): Promise<void> {
-  if (cancelDuplicateJob(qname, q.states, q.samples)) return Promise.resolve();
+  if (cancelDuplicateScan(qname, q.states, q.samples)) return Promise.resolve();
   return Promise.reject(new HttpError(404, 'scan_not_found', `no duplicate scan of ${q.states.join(',')} in queue ${JSON.stringify(qname)}`));
 }
 
@@ -108,6 +107,6 @@ export async function resolveDuplicates(qname: string, taskIds: string[]): Promi
     const r = await deleteTasksById(getRedis(), qname, taskIds);
     return { deleted: r.deleted, failed: r.failed.map((f) => ({ id: f.id, error: { code: f.error.kind, message: f.error.message } })) };
   } finally {
-    forgetScans(qname);
+    forgetDuplicateScans(qname);
   }
 }

@@ -3,7 +3,8 @@ import type { HealthProbeDto, LivenessDto } from '@/lib/contract/health';
 import { connectNow } from '@/lib/asynq/redis';
 import pkg from '@/package.json' with { type: 'json' };
 import { HttpError } from '../http/errors';
-import { env, redisAddress } from '../config/env';
+import { env } from '../config/env';
+import { redisAddress } from '../redis/target';
 import { getRedis, lastConnectionError, redisMode } from '../redis/client';
 import { classifyRedisFailure, describeFailure } from '../redis/failure';
 

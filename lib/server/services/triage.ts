@@ -1,7 +1,5 @@
 import 'server-only';
 import {
-  createFailureScan,
-  createTypeCensus,
   explainRoutes,
   isAsynqError,
   notFoundExplanation,
@@ -25,21 +23,17 @@ import { routingExplainBodySchema } from '@/lib/contract/triage';
 import { HttpError } from '../http/errors';
 import { assertJsonBody, assertSameSite } from '../http/guards';
 import { getInspector, getRedis } from '../redis/client';
-import { invalidateShared, shared } from '../cache/snapshot';
+import { shared } from '../cache/snapshot';
+import { invalidateViews } from '../cache/views';
 import { iso, toFailureDto, toNotFoundDto } from '../dto/triage';
-import { forgetTriageScans, scanJob } from '../jobs/triage-scans';
+import { failureScan, forgetTriageScans, typeCensus } from '../jobs/triage-scans';
 import { readRoutingFile } from '../config/routing-file';
-
-/** One scan serves both the failures view and not-found triage (same queue filter, same key). */
-function failureJob(queue: string | undefined, wait: number) {
-  return scanJob(`failures:${JSON.stringify(queue ?? null)}`, (signal) => createFailureScan(getRedis(), { queue, signal }), wait);
-}
 
 const times = (j: { startedAt: Date; finishedAt: Date | null }) => ({ startedAt: iso(j.startedAt), finishedAt: iso(j.finishedAt) });
 
 /** Not-found groups by queue and type, with the live servers listening on each queue. */
 export async function getHandlerNotFound(q: FailureScanQuery): Promise<HandlerNotFoundDto> {
-  const job = await failureJob(q.queue, q.wait);
+  const job = await failureScan(q.queue, q.wait);
   const p = job.scan.progress();
   const servers = await shared('triage:servers', () => getInspector().servers());
   return {
@@ -56,7 +50,7 @@ export async function getHandlerNotFound(q: FailureScanQuery): Promise<HandlerNo
 
 /** Retry and archived tasks grouped by error signature, the not-found groups first. */
 export async function getFailures(q: FailuresQuery): Promise<FailuresDto> {
-  const job = await failureJob(q.queue, q.wait);
+  const job = await failureScan(q.queue, q.wait);
   const p = job.scan.progress();
   const g = job.scan.groups;
   return {
@@ -74,12 +68,7 @@ export async function getFailures(q: FailuresQuery): Promise<FailuresDto> {
 
 /** Task types in Redis per queue and state, with counts. */
 export async function getTaskTypes(q: TaskTypesQuery): Promise<TaskTypesDto> {
-  const states = q.states ? [...new Set(q.states)] : undefined;
-  const job = await scanJob(
-    `types:${JSON.stringify([q.queue ?? null, states ?? null])}`,
-    (signal) => createTypeCensus(getRedis(), { queue: q.queue, ...(states ? { states } : {}), signal }),
-    q.wait,
-  );
+  const job = await typeCensus(q.queue, q.states, q.wait);
   const r = job.scan.report();
   return { complete: r.complete, scanned: r.scanned, total: r.total, skipped: r.skipped, ...times(job), queues: r.queues, states: r.states, untracked: r.untracked, types: r.types };
 }
@@ -129,7 +118,7 @@ export async function rerunHandlerNotFound(body: RerunBody, req: Request): Promi
       return await rerunNotFound(getRedis(), body.queue, body.taskType, body.states, { signal: req.signal, ...(onProgress ? { onProgress } : {}) });
     } finally {
       forgetTriageScans();
-      invalidateShared();
+      invalidateViews();
     }
   };
   if (!(req.headers.get('accept') ?? '').includes('application/x-ndjson')) return Response.json(toRerunDto(await run()));
