@@ -114,6 +114,12 @@ function tapStream(res: Response, done: (count: number, code: string | null) => 
   return new Response(stream, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
+/** The answer's JSON body, read from a clone (the answer goes out unread); null for any other body. */
+async function jsonAnswer(res: Response): Promise<unknown> {
+  if (!(res.headers.get('content-type') ?? '').includes('application/json')) return null;
+  return (await res.clone().json().catch(() => null)) as unknown;
+}
+
 /**
  * Whether a request was refused: answered 4xx (guards, validation, a conflict: nothing
  * changed), or turned away before its handler ran. A principal that may not mutate never
@@ -131,7 +137,7 @@ export async function audited(req: Request, user: Principal, seen: Seen, res: Re
   const url = new URL(req.url);
   const path = appPath(url.pathname);
   if (refused(seen, res.status)) {
-    const parsed = (res.headers.get('content-type') ?? '').includes('application/json') ? await res.clone().json().catch(() => null) : null;
+    const parsed = await jsonAnswer(res);
     await countRefusal({ user: user.user, role: user.role, method: req.method, route: auditRoute(req.method, path), status: res.status, code: errorCode(parsed) ?? `http_${res.status}` });
     return res;
   }
@@ -148,8 +154,7 @@ export async function audited(req: Request, user: Principal, seen: Seen, res: Re
     writeAudit({ at: new Date().toISOString(), ...base, count, status, code } satisfies AuditRecordDto);
   const type = res.headers.get('content-type') ?? '';
   if (type.includes('application/x-ndjson') && res.body) return tapStream(res, (count, code) => write(count, code));
-  let parsed: unknown = null;
-  if (type.includes('application/json')) parsed = await res.clone().json().catch(() => null);
+  const parsed = await jsonAnswer(res);
   await write(affectedCount(res.status, parsed), res.ok ? null : (errorCode(parsed) ?? `http_${res.status}`));
   return res;
 }

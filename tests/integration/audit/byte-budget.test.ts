@@ -33,11 +33,11 @@ beforeAll(async () => {
     ASYNQLENS_PROXY_SECRET: SECRET,
   });
   redis = await openTestRedis(DB);
-  pause = (await import('@/app/api/queues/[qname]/pause/route')).POST as Handler;
-  enqueue = (await import('@/app/api/queues/[qname]/tasks/route')).POST as Handler;
-  bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST as Handler;
-  action = (await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST as Handler;
-  list = (await import('@/app/api/audit/route')).GET as Handler;
+  pause = (await import('@/app/api/queues/[qname]/pause/route')).POST;
+  enqueue = (await import('@/app/api/queues/[qname]/tasks/route')).POST;
+  bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST;
+  action = (await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST;
+  list = (await import('@/app/api/audit/route')).GET;
 });
 beforeEach(async () => {
   await redis.flushdb();
