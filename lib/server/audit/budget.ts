@@ -48,7 +48,7 @@ function auditMaxSetting(): number {
   return wholeNumber('ASYNQLENS_AUDIT_MAX', raw, 1, 10_000_000);
 }
 
-/** Records kept: the smaller of ASYNQLENS_AUDIT_MAX and what 7/8 of the byte budget holds (7,133 for 16 MiB). */
+/** Records kept: the smaller of ASYNQLENS_AUDIT_MAX and what 7/8 of the byte budget holds (6950 for 16 MiB, 434 for 1 MiB). */
 export function auditMaxRecords(): number {
   const share = auditMaxBytes() - refusalShare();
   return Math.min(auditMaxSetting(), Math.floor(share / RECORD_COST));
@@ -56,7 +56,7 @@ export function auditMaxRecords(): number {
 
 const refusalShare = (): number => Math.floor(auditMaxBytes() / 8);
 
-/** Entries per hourly refusal hash, its overflow entry included (84 for 16 MiB, 5 for 1 MiB). */
+/** Entries per hourly refusal hash, its overflow entry included (84 for 16 MiB, 4 for 1 MiB). */
 export function refusalFieldsPerWindow(): number {
   const perWindow = Math.floor(refusalShare() / REFUSAL_WINDOWS) - REFUSAL_KEY_COST;
   return Math.max(2, Math.floor(perWindow / REFUSAL_ENTRY_COST));
