@@ -4,13 +4,16 @@ import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { AuditRecordDto } from '@/lib/contract/audit';
 import { AuditOutcome } from './audit-outcome';
 
-function Target({ target }: { target: AuditRecordDto['target'] }) {
+/** A cut value's title: its original length (the record keeps at most 200 characters of a field). */
+const cutNote = (cut: AuditRecordDto['cut'], field: string) => (cut?.[field] === undefined ? '' : ` (cut from ${cut[field].toLocaleString('en-US')} characters)`);
+
+function Target({ target, cut }: { target: AuditRecordDto['target']; cut?: AuditRecordDto['cut'] }) {
   const entries = Object.entries(target);
   if (entries.length === 0) return <span className="text-subtle">—</span>;
   return (
     <span className="flex flex-wrap gap-x-2 gap-y-0.5 font-mono text-xs">
       {entries.map(([k, v]) => (
-        <span key={k} className="max-w-80 truncate" title={`${k}: ${String(v)}`}>
+        <span key={k} className="max-w-80 truncate" title={`${k}: ${String(v)}${cutNote(cut, `target.${k}`)}`}>
           <span className="text-subtle">{k}=</span>
           {String(v)}
         </span>
@@ -47,7 +50,7 @@ export function AuditTable({ records }: { records: AuditRecordDto[] }) {
               {r.action}
             </TD>
             <TD>
-              <Target target={r.target} />
+              <Target target={r.target} cut={r.cut} />
             </TD>
             <TD className="text-right tabular-nums">{r.count.toLocaleString('en-US')}</TD>
             <TD>

@@ -7,6 +7,7 @@ import { Link } from '@/components/ui/link';
 import { Panel } from '@/components/ui/panel';
 import type { AuditPageDto } from '@/lib/contract/audit';
 import { AuditTable } from './audit-table';
+import { RefusalsTable } from './refusals-table';
 
 type Result = { ok: true; data: AuditPageDto; enabled: boolean } | { ok: false; message: string };
 
@@ -40,7 +41,7 @@ export function AuditView({ result }: { result: Result }) {
         meta={
           <>
             <span>
-              {total.toLocaleString('en-US')} {total === 1 ? 'record' : 'records'} kept, newest first
+              {total.toLocaleString('en-US')} {total === 1 ? 'record' : 'records'} kept (at most {result.data.maxRecords.toLocaleString('en-US')}), newest first
             </span>
             {!result.enabled && <span className="text-warning">· recording is off (ASYNQLENS_AUDIT=off): nothing new is recorded</span>}
           </>
@@ -64,6 +65,7 @@ export function AuditView({ result }: { result: Result }) {
           <p className="p-6 text-center text-[13px] text-muted">{records.length === 0 ? 'No changes recorded yet.' : 'No record on this page matches the filter.'}</p>
         )}
       </Panel>
+      <RefusalsTable refusals={result.data.refusals} />
     </>
   );
 }

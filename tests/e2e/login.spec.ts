@@ -1,8 +1,9 @@
 /**
  * Sign-in on a second server with ASYNQLENS_AUTH=login: a wrong then the right password, the
  * landing on the page that asked for it, the signed-in user in the sidebar; a viewer sees no
- * mutation controls and the API refuses its mutation with 403 forbidden_role; an operator
- * pauses a queue and finds it on /audit; Sign out returns to /login.
+ * mutation controls and the API refuses its mutation with 403 forbidden_role (counted in the
+ * audit page's refusals table); an operator pauses a queue and finds it on /audit; Sign out
+ * returns to /login.
  */
 import assert from 'node:assert/strict';
 import * as k from '../../lib/asynq/keys';
@@ -20,7 +21,7 @@ const specs: Spec[] = [
     name: 'login: wrong then right password, next page, viewer refused, operator audited, sign out',
     run: async ({ newPage, startApp, redis, screenshot }) => {
       await redis.sadd(k.ALL_QUEUES, QUEUE);
-      await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit');
+      await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit', ...(await redis.keys('asynqlens:audit:{refusals}:*')));
       const [op, viewer] = await Promise.all([hashPassword(PASSWORD), hashPassword(PASSWORD)]);
       // No ASYNQLENS_SESSION_SECRET: the per-process secret must be the same in proxy.ts and the routes.
       const app = await startApp({ ASYNQLENS_AUTH: 'login', ASYNQLENS_AUDIT: 'on', ASYNQLENS_USERS: `olga:operator:${op},vic:viewer:${viewer}` });
@@ -76,15 +77,18 @@ const specs: Spec[] = [
         await vp.page.goto(paths.enqueue());
         await vp.page.getByText('the pre-check works, enqueueing does not').waitFor();
         assert.equal(await vp.page.getByRole('button', { name: 'Enqueue', exact: true }).isDisabled(), true, 'a viewer cannot press Enqueue');
-        await vp.page.goto(paths.queue(QUEUE));
         const records = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s) as { user: string; action: string; code: string | null; count: number });
         assert.deepEqual(
           records.map((r) => [r.user, r.action, r.code, r.count]),
-          [
-            ['vic', 'resume-queue', 'forbidden_role', 0],
-            ['olga', 'pause-queue', null, 1],
-          ],
+          [['olga', 'pause-queue', null, 1]],
         );
+        // The viewer's refusal is counted apart from the record of changes, and shown on /audit.
+        await vp.page.goto('/audit');
+        const refusal = vp.page.getByRole('table', { name: 'Refused requests' }).locator('tbody tr').filter({ hasText: 'vic' });
+        await refusal.getByText('POST /api/queues/[qname]/resume').waitFor();
+        await refusal.getByText('forbidden_role').waitFor();
+        assert.equal((await refusal.locator('td').nth(3).textContent())?.trim(), '1');
+        await vp.page.goto(paths.queue(QUEUE));
 
         // The session ends while the tab is open (cookie gone): the next poll's 401 takes the
         // viewer to the sign-in page, which will bring them back to this queue.
@@ -94,7 +98,7 @@ const specs: Spec[] = [
         assert.deepEqual([...tp.errors, ...vp.errors], []);
       } finally {
         await app.stop();
-        await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit');
+        await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit', ...(await redis.keys('asynqlens:audit:{refusals}:*')));
         await redis.srem(k.ALL_QUEUES, QUEUE);
       }
     },

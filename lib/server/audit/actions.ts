@@ -39,6 +39,11 @@ function matches(pattern: string, path: string): boolean {
   return want.length === got.length && want.every((w, i) => (w.startsWith('[') ? got[i] !== '' : w === got[i]));
 }
 
+/** The route's pattern (`/api/queues/[qname]/bulk`), or the path itself for an unlisted one. */
+export function auditRoute(method: string, path: string): string {
+  return RULES.find((r) => r.method === method && matches(r.pattern, path))?.pattern ?? path;
+}
+
 /** The audit name of a request: from the route table, or method and last segment for an unlisted one. */
 export function auditAction(method: string, path: string, params: Fields, body: Fields): string {
   const rule = RULES.find((r) => r.method === method && matches(r.pattern, path));
@@ -60,15 +65,15 @@ const TARGET_FIELDS: [from: 'params' | 'query' | 'body', field: string, as: stri
   ['query', 'force', 'force'],
 ];
 
-/** What a mutation aimed at, from its path, query and body; lists are counted, objects stringified (≤ 300 chars). */
+/** What a mutation aimed at, from its path, query and body; lists are counted, others stringified (bound.ts cuts them). */
 export function auditTarget(sources: { params: Fields; query: Fields; body: Fields }): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
   for (const [from, field, as] of TARGET_FIELDS) {
     const v = sources[from][field];
     if (v === undefined || v === null || as in out) continue;
     if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[as] = v;
-    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out[as] = v.join(',').slice(0, 300);
-    else out[as] = JSON.stringify(v).slice(0, 300);
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out[as] = v.join(',');
+    else out[as] = JSON.stringify(v);
   }
   const listed = sources.body.ids ?? sources.body.taskIds ?? sources.body.items;
   if (Array.isArray(listed)) out.requested = listed.length;

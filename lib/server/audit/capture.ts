@@ -1,7 +1,8 @@
 import 'server-only';
 import type { AuditRecordDto } from '@/lib/contract/audit';
-import { auditAction, auditTarget } from './actions';
+import { auditAction, auditRoute, auditTarget } from './actions';
 import { auditEnabled, writeAudit } from './log';
+import { countRefusal } from './refusals';
 import { appPath, type Principal } from '../auth/principal';
 
 type Fields = Record<string, unknown>;
@@ -11,6 +12,8 @@ export interface Seen {
   params: Fields;
   /** The parsed body; undefined when the request was refused before its body was read. */
   body?: unknown;
+  /** True once the route's handler was called: a request turned away before it changed nothing. */
+  handled?: boolean;
 }
 
 const asFields = (v: unknown): Fields => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Fields) : {});
@@ -36,13 +39,31 @@ const errorCode = (body: unknown): string | null => {
   return typeof code === 'string' ? code : null;
 };
 
-/** The body of a request refused before it was parsed, read leniently for the record's target. */
+/** The most of a body read for a record's target: a handler that did not read its body was sent a small one. */
+const RAW_BODY_BYTES = 64 * 1024;
+
+/**
+ * The body of a handled request whose route did not parse it, read leniently for the record's
+ * target: at most RAW_BODY_BYTES, then the stream is cancelled; a longer body gives no target.
+ */
 async function rawBody(req: Request): Promise<unknown> {
-  if (req.bodyUsed) return {};
+  if (req.bodyUsed || !req.body) return {};
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
   try {
-    return JSON.parse(await req.text()) as unknown;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > RAW_BODY_BYTES) return {};
+      chunks.push(value);
+    }
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
   } catch {
     return {};
+  } finally {
+    reader.cancel().catch(() => {});
   }
 }
 
@@ -93,14 +114,33 @@ function tapStream(res: Response, done: (count: number, code: string | null) => 
   return new Response(stream, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
+/** The answer's JSON body, read from a clone (the answer goes out unread); null for any other body. */
+async function jsonAnswer(res: Response): Promise<unknown> {
+  if (!(res.headers.get('content-type') ?? '').includes('application/json')) return null;
+  return (await res.clone().json().catch(() => null)) as unknown;
+}
+
 /**
- * Records a mutation request in the audit log (Redis + stdout) and returns its answer
- * unchanged, unless recording is off (ASYNQLENS_AUDIT=off).
+ * Whether a request was refused: answered 4xx (guards, validation, a conflict: nothing
+ * changed), or turned away before its handler ran. A principal that may not mutate never
+ * reaches a handler, so nothing a viewer sends is ever more than a refusal count.
+ */
+const refused = (seen: Seen, status: number): boolean => seen.handled !== true || (status >= 400 && status < 500);
+
+/**
+ * Records a mutation request in the audit log and returns its answer unchanged, unless
+ * recording is off (ASYNQLENS_AUDIT=off): a refusal is counted (refusals.ts) and its body
+ * never read; any other request is recorded (Redis + stdout), cut to its bound (bound.ts).
  */
 export async function audited(req: Request, user: Principal, seen: Seen, res: Response): Promise<Response> {
   if (!auditEnabled()) return res;
   const url = new URL(req.url);
   const path = appPath(url.pathname);
+  if (refused(seen, res.status)) {
+    const parsed = await jsonAnswer(res);
+    await countRefusal({ user: user.user, role: user.role, method: req.method, route: auditRoute(req.method, path), status: res.status, code: errorCode(parsed) ?? `http_${res.status}` });
+    return res;
+  }
   const body = asFields(seen.body ?? (await rawBody(req)));
   const base = {
     user: user.user,
@@ -114,8 +154,7 @@ export async function audited(req: Request, user: Principal, seen: Seen, res: Re
     writeAudit({ at: new Date().toISOString(), ...base, count, status, code } satisfies AuditRecordDto);
   const type = res.headers.get('content-type') ?? '';
   if (type.includes('application/x-ndjson') && res.body) return tapStream(res, (count, code) => write(count, code));
-  let parsed: unknown = null;
-  if (type.includes('application/json')) parsed = await res.clone().json().catch(() => null);
+  const parsed = await jsonAnswer(res);
   await write(affectedCount(res.status, parsed), res.ok ? null : (errorCode(parsed) ?? `http_${res.status}`));
   return res;
 }

@@ -84,6 +84,7 @@ export function route<
       // 503 at once while Redis is stalled; reconnect now if the connection is between attempts.
       await checkRedis();
       let out: unknown;
+      seen.handled = true;
       try {
         out = await handler({ params, query, body, req, user });
       } finally {

@@ -63,7 +63,7 @@ describe('mutation routes', () => {
     expect(AUDITED_ROUTES.filter((k) => !mutations.includes(k))).toEqual([]);
   });
 
-  it('refuse a viewer with 403 forbidden_role, change nothing, and record the refusal', async () => {
+  it('refuse a viewer with 403 forbidden_role, change nothing, and count the refusal', async () => {
     await redis.sadd('asynq:queues', 'q');
     await seedPending(redis, newTaskMessage({ type: 't', queue: 'q' }));
     const before = await snapshot(redis);
@@ -75,10 +75,14 @@ describe('mutation routes', () => {
       expect(res.body.error.code, r.key).toBe('forbidden_role');
       expect(res.body.error.message, r.key).toContain('viewer');
     }
-    const audit = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s));
-    expect(audit).toHaveLength(mutations.length);
-    for (const rec of audit) expect(rec).toMatchObject({ user: 'victor', role: 'viewer', status: 403, code: 'forbidden_role', count: 0 });
-    await redis.del('asynqlens:audit');
+    // Refusals are counted per hour, principal and route, apart from the record of changes.
+    expect(await redis.exists('asynqlens:audit')).toBe(0);
+    const [key, ...more] = await redis.keys('asynqlens:audit:{refusals}:*');
+    expect(more).toEqual([]);
+    const counts = Object.entries(await redis.hgetall(key!)).map(([f, v]) => [JSON.parse(f) as string[], JSON.parse(v) as Record<string, unknown>] as const);
+    expect(counts.map(([[, method, pattern]]) => `${method} ${pattern}`).sort()).toEqual(mutations.map((r) => r.key).sort());
+    for (const [[user], v] of counts) expect({ user, ...v }).toMatchObject({ user: 'victor', role: 'viewer', status: 403, code: 'forbidden_role', count: 1 });
+    await redis.del(key!);
     expect(await snapshot(redis)).toEqual(before);
   });
 
@@ -88,7 +92,7 @@ describe('mutation routes', () => {
       const res = await callRoute(r.handler, path, params, { method: r.method, headers: json, body: r.method === 'DELETE' ? undefined : '{}' });
       expect(res.status, r.key).toBe(401);
     }
-    expect(await redis.exists('asynqlens:audit')).toBe(0);
+    expect(await redis.keys('asynqlens:*')).toEqual([]);
   });
 });
 
@@ -135,13 +139,15 @@ describe('an operator', () => {
     expect(rec).toMatchObject({ action: 'delete-selected', count: 2, code: null, target: { queue: 'q', state: 'pending', requested: 2 } });
   });
 
-  it('records a failed mutation with its error code and count 0', async () => {
+  it('counts a mutation its handler refused (4xx: nothing changed) as a refusal, not a record', async () => {
     const action = (await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST as Handler;
     await redis.sadd('asynq:queues', 'q');
     const res = await callRoute(action, '/api/queues/q/tasks/nope/run', { qname: 'q', taskId: 'nope', action: 'run' }, { method: 'POST', headers: { ...json, cookie: operator }, body: '{}' });
     expect(res.status).toBe(404);
-    const [rec] = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s));
-    expect(rec).toMatchObject({ action: 'run-task', target: { queue: 'q', taskId: 'nope' }, count: 0, status: 404, code: res.body.error.code });
+    expect(await redis.exists('asynqlens:audit')).toBe(0);
+    const [key] = await redis.keys('asynqlens:audit:{refusals}:*');
+    const value = await redis.hget(key!, JSON.stringify(['alice', 'POST', '/api/queues/[qname]/tasks/[taskId]/[action]']));
+    expect(JSON.parse(value!)).toMatchObject({ role: 'operator', count: 1, status: 404, code: res.body.error.code });
   });
 
   it('keeps the log capped at ASYNQLENS_AUDIT_MAX; GET /api/audit pages it newest first for any signed-in user', async () => {
