@@ -9,7 +9,8 @@ import { bulkByIds } from '../mutations/bulk';
 import type { FailedState } from './failure-groups';
 import { readTaskMsg } from '../task-msg-view';
 import { isHandlerNotFoundError } from './not-found';
-import { forEachSlice, listSources, sizeSources } from './slices';
+import { forEachSlice } from '../task-source/slices';
+import { sizeStructures, structureOf } from '../task-source/structures';
 
 /** Progress of a re-run, per state. */
 export interface RerunProgress {
@@ -44,16 +45,16 @@ export const assertRerunTarget = (redis: RedisClient, qname: string): Promise<vo
 
 /** The IDs of the not-found tasks of `taskType` in one state's zset: one read per ≤ 500 tasks. */
 async function findIds(redis: RedisClient, qname: string, taskType: string, state: FailedState, opts: RerunOptions): Promise<string[]> {
-  const [src] = await listSources(redis, qname, [state]);
-  const [total = 0] = await sizeSources(redis, [src!]);
+  const src = structureOf(qname, state);
+  const [total = 0] = await sizeStructures(redis, [src]);
   const ids: string[] = [];
   let done = 0;
   opts.onProgress?.({ phase: 'scanning', state, done, total });
-  await forEachSlice(redis, src!, (s) => {
+  await forEachSlice(redis, [src], (s) => {
     s.ids.forEach((id, i) => {
       const msg = s.msgs[i];
       const f = msg ? readTaskMsg(msg) : null;
-      if (f && f.typeText === taskType && isHandlerNotFoundError(f.errorText, taskType)) ids.push(id);
+      if (f && f.typeText === taskType && isHandlerNotFoundError(f.errorText, taskType)) ids.push(id.toString('utf8'));
     });
     done += s.ids.length;
     opts.onProgress?.({ phase: 'scanning', state, done: Math.min(done, total), total: Math.max(total, done) });
