@@ -8,10 +8,10 @@ import { assertQueueSlot } from '../topology';
 import type { RedisClient } from '../redis-client';
 import type { TaskState } from '../states';
 import { DuplicateGrouper, type DuplicateGroup } from './duplicate-groups';
-import { readTaskMsg } from '../task-msg-view';
 import { scanQueues } from '../task-source/queues';
 import { forEachSlice, type Slice } from '../task-source/slices';
 import { listStructures, sizeStructures, type Structure } from '../task-source/structures';
+import { readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
 
 /** Every state but active (tasks being processed right now are not worth deduplicating). */
 export const DEFAULT_DUPLICATE_STATES: readonly TaskState[] = ['pending', 'scheduled', 'retry', 'archived', 'completed', 'aggregating'];
@@ -25,15 +25,8 @@ export interface DuplicateScanOptions {
   signal?: AbortSignal;
 }
 
-export interface DuplicateReport {
-  /** The scan reached the end of every state. */
-  complete: boolean;
-  /** Tasks read so far. */
-  scanned: number;
-  /** Tasks in the chosen states when the scan started. */
-  total: number;
-  /** Tasks whose hash or msg was missing or unreadable (not grouped). */
-  skipped: number;
+/** A scan so far (skipped tasks are not grouped). */
+export interface DuplicateReport extends ScanProgress {
   exactGroups: number;
   nearGroups: number;
   /** Tasks beyond the first of each exact group: what "keep one of each" would delete. */
@@ -44,14 +37,8 @@ export interface DuplicateReport {
   groups: DuplicateGroup[];
 }
 
-export interface DuplicateScan {
-  /**
-   * Checks the queue and sizes the chosen states (so `total` is known); run() does it when
-   * not done yet. Throws queue_not_found.
-   */
-  prepare(): Promise<void>;
-  /** Runs to the end (or until aborted). Rejects on a Redis error. */
-  run(): Promise<void>;
+/** prepare() throws queue_not_found for an unknown queue. */
+export interface DuplicateScan extends TaskScan {
   /** The groups found so far, the `limit` largest (default 200). Cheap enough to poll. */
   report(limit?: number): DuplicateReport;
 }
@@ -65,7 +52,7 @@ export function createDuplicateScan(redis: RedisClient, qname: string, opts: Dup
   assertQueueSlot(redis, 'scanDuplicates', qname);
   const states = opts.states ?? DEFAULT_DUPLICATE_STATES;
   const grouper = new DuplicateGrouper(states, { samples: opts.samples ?? 20 });
-  const progress = { complete: false, scanned: 0, total: 0, skipped: 0 };
+  const progress: ScanProgress = { complete: false, scanned: 0, total: 0, skipped: 0 };
 
   let sources: Structure[] | null = null;
 
@@ -77,15 +64,9 @@ export function createDuplicateScan(redis: RedisClient, qname: string, opts: Dup
     sources = found;
   }
 
-  function group({ source, ids, msgs }: Slice): void {
-    const stateIdx = states.indexOf(source.state);
-    ids.forEach((id, i) => {
-      const msg = msgs[i];
-      const fields = msg ? readTaskMsg(msg) : null;
-      if (fields === null) progress.skipped++;
-      else grouper.add(id, stateIdx, fields.type, fields.payload);
-    });
-    progress.scanned += ids.length;
+  function group(slice: Slice): void {
+    const stateIdx = states.indexOf(slice.source.state);
+    readTasks(slice, progress, (msg, id) => grouper.add(id, stateIdx, msg.type, msg.payload));
   }
 
   async function run(): Promise<void> {

@@ -10,6 +10,7 @@ import { readTaskMsg } from '../task-msg-view';
 import { scanQueues } from '../task-source/queues';
 import { forEachSlice, type Slice } from '../task-source/slices';
 import { listStructures, sizeStructures, type Structure } from '../task-source/structures';
+import { readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
 
 /** What a failure scan reads. */
 export interface FailureScanOptions {
@@ -23,25 +24,17 @@ export interface FailureScanOptions {
 /** Pass 1 (retry + archived), pass 2 (pending + scheduled of not-found types), or finished. */
 export type FailureScanPhase = 'failures' | 'waiting' | 'done';
 
-/** How far a scan got. */
-export interface FailureScanProgress {
-  complete: boolean;
+/**
+ * How far a scan got. `total` is the retry + archived + pending + scheduled tasks of the queues;
+ * `scanned` also counts the waiting tasks of queues pass 2 did not need to read.
+ */
+export interface FailureScanProgress extends ScanProgress {
   phase: FailureScanPhase;
-  /** Tasks read, plus the waiting tasks of queues pass 2 did not need to read. */
-  scanned: number;
-  /** Retry + archived + pending + scheduled tasks of the queues when the scan started. */
-  total: number;
-  /** Tasks whose hash or msg was missing or not a TaskMessage. */
-  skipped: number;
   queues: string[];
 }
 
-/** A failure scan: nothing is read before prepare() or run(). */
-export interface FailureScan {
-  /** Checks the queue and sizes the sets (one SISMEMBER or SMEMBERS, one pipeline). */
-  prepare(): Promise<void>;
-  /** Runs both passes to the end, or until the signal is aborted. Rejects on a Redis error. */
-  run(): Promise<void>;
+/** A failure scan: prepare() costs one SISMEMBER or SMEMBERS and one pipeline; run() runs both passes. */
+export interface FailureScan extends TaskScan {
   progress(): FailureScanProgress;
   /** The groups so far; complete once progress().complete. */
   readonly groups: FailureGroups;
@@ -77,14 +70,11 @@ export function createFailureScan(redis: RedisClient, opts: FailureScanOptions =
     p.queues = queues;
   }
 
-  function readFailed({ source, ids, msgs }: Slice): void {
-    ids.forEach((id, i) => {
-      const msg = msgs[i];
-      const f = msg ? readTaskMsg(msg) : null;
-      if (f === null) p.skipped++;
-      else groups.add({ queue: source.queue, id: id.toString('utf8'), state: source.state as FailedState, type: f.typeText, retried: f.retried, errorMsg: f.errorText, lastFailedAt: f.lastFailedAt });
+  function readFailed(slice: Slice): void {
+    const { queue, state } = slice.source;
+    readTasks(slice, p, (f, id) => {
+      groups.add({ queue, id: id.toString('utf8'), state: state as FailedState, type: f.typeText, retried: f.retried, errorMsg: f.errorText, lastFailedAt: f.lastFailedAt });
     });
-    p.scanned += ids.length;
   }
 
   /** Counts the waiting tasks of the not-found types of their queue (`byQueue`). */

@@ -5,10 +5,10 @@
 import type { RedisClient } from '../redis-client';
 import { byName } from '../compare';
 import { TASK_STATES, type TaskState } from '../states';
-import { readTaskMsg } from '../task-msg-view';
 import { scanQueues } from '../task-source/queues';
 import { forEachSlice, type Slice } from '../task-source/slices';
 import { listStructures, sizeStructures, type Structure } from '../task-source/structures';
+import { readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
 
 /** Distinct (queue, type) pairs tracked; tasks of further pairs are only counted. */
 export const MAX_TYPES = 10_000;
@@ -31,12 +31,7 @@ export interface TypeCensusOptions {
 }
 
 /** A census so far; final once `complete`. */
-export interface TypeCensusReport {
-  complete: boolean;
-  scanned: number;
-  total: number;
-  /** Tasks whose hash or msg was missing or unreadable. */
-  skipped: number;
+export interface TypeCensusReport extends ScanProgress {
   /** Tasks of (queue, type) pairs beyond the first 10,000 (counted, not listed). */
   untracked: number;
   queues: string[];
@@ -45,10 +40,8 @@ export interface TypeCensusReport {
   types: TypeCount[];
 }
 
-/** A census: prepare() sizes it (and checks the queue), run() reads, report() is cheap to poll. */
-export interface TypeCensus {
-  prepare(): Promise<void>;
-  run(): Promise<void>;
+/** A census: report() is cheap to poll. */
+export interface TypeCensus extends TaskScan {
   report(): TypeCensusReport;
 }
 
@@ -56,8 +49,8 @@ const zeroCounts = (): Record<TaskState, number> => Object.fromEntries(TASK_STAT
 
 /**
  * A census of `opts.states` in `opts.queue` (or every queue). Redis cost: a queue check or
- * SMEMBERS, one pipeline of sizes, then one call per ≤ 500 tasks (task-source/slices.ts); only the type
- * field of each msg is decoded.
+ * SMEMBERS, one pipeline of sizes, then one call per ≤ 500 tasks (task-source/slices.ts); only
+ * the type field of each msg is decoded.
  */
 export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {}): TypeCensus {
   const states = [...(opts.states ?? TASK_STATES)];
@@ -90,13 +83,8 @@ export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {
     t.total++;
   }
 
-  function countSlice({ source, ids, msgs }: Slice): void {
-    for (const msg of msgs) {
-      const type = msg ? (readTaskMsg(msg)?.typeText ?? null) : null;
-      if (type === null) r.skipped++;
-      else count(source, type);
-    }
-    r.scanned += ids.length;
+  function countSlice(slice: Slice): void {
+    readTasks(slice, r, (msg) => count(slice.source, msg.typeText));
   }
 
   async function run(): Promise<void> {
