@@ -5,7 +5,7 @@
  * Every decoder throws {@link CodecError} with the reason when the bytes are not a valid
  * message; callers turn that into a flagged row instead of failing a whole page.
  */
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
 import { timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import {
   SchedulerEnqueueEventSchema,
@@ -30,13 +30,25 @@ export class CodecError extends Error {
 /** Seconds of Go's zero `time.Time` (0001-01-01T00:00:00Z), which Go writes for "never". */
 const GO_ZERO_TIME_SECONDS = -62135596800n;
 
-function parse<T>(what: string, run: () => T): T {
+/** Decodes `bytes` as `schema`'s message; CodecError naming the message when they are not one. */
+function decode<Desc extends DescMessage>(schema: Desc, bytes: Uint8Array): MessageShape<Desc> {
   try {
-    return run();
+    return fromBinary(schema, bytes);
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new CodecError(`not a valid ${what}: ${reason}`);
+    throw new CodecError(`not a valid ${schema.name}: ${reason}`);
   }
+}
+
+/** Encodes a message the way Go's protobuf-go does: ascending field numbers, proto3 defaults omitted. */
+function encode<Desc extends DescMessage>(schema: Desc, init: MessageInitShape<Desc>): Uint8Array {
+  return toBinary(schema, create(schema, init));
+}
+
+/** A decoded message's own fields, without protobuf-es's `$typeName` and `$unknown`. */
+function fieldsOf<T extends { $typeName: string; $unknown?: unknown }>(m: T): Omit<T, '$typeName' | '$unknown'> {
+  const { $typeName: _type, $unknown: _unknown, ...fields } = m;
+  return fields;
 }
 
 /** Timestamp → Date; absent or Go's zero time → null. */
@@ -47,117 +59,68 @@ export function timestampToDate(ts: Timestamp | undefined): Date | null {
 
 /** Decodes the `msg` field of a task hash. */
 export function decodeTaskMessage(bytes: Uint8Array): TaskMessage {
-  const m = parse('TaskMessage', () => fromBinary(TaskMessageSchema, bytes));
+  const { timeout, deadline, lastFailedAt, retention, completedAt, headers, ...rest } = fieldsOf(decode(TaskMessageSchema, bytes));
   return {
-    type: m.type,
-    payload: m.payload,
-    id: m.id,
-    queue: m.queue,
-    retry: m.retry,
-    retried: m.retried,
-    errorMsg: m.errorMsg,
-    timeout: Number(m.timeout),
-    deadline: Number(m.deadline),
-    uniqueKey: m.uniqueKey,
-    lastFailedAt: Number(m.lastFailedAt),
-    retention: Number(m.retention),
-    completedAt: Number(m.completedAt),
-    groupKey: m.groupKey,
-    headers: { ...m.headers },
+    ...rest,
+    timeout: Number(timeout),
+    deadline: Number(deadline),
+    lastFailedAt: Number(lastFailedAt),
+    retention: Number(retention),
+    completedAt: Number(completedAt),
+    headers: { ...headers },
   };
 }
 
 /**
- * Encodes a task message the way Go's protobuf-go does: ascending field numbers, proto3
- * defaults omitted. Map entry order may differ from Go's (Go's own is random), which no asynq
- * script depends on: lists and sets hold IDs, never `msg` bytes.
+ * Encodes a task message as Go does. Map entry order may differ from Go's (Go's own is random),
+ * which no asynq script depends on: lists and sets hold IDs, never `msg` bytes.
  */
 export function encodeTaskMessage(msg: TaskMessage): Uint8Array {
-  return toBinary(
-    TaskMessageSchema,
-    create(TaskMessageSchema, {
-      ...msg,
-      timeout: BigInt(msg.timeout),
-      deadline: BigInt(msg.deadline),
-      lastFailedAt: BigInt(msg.lastFailedAt),
-      retention: BigInt(msg.retention),
-      completedAt: BigInt(msg.completedAt),
-    }),
-  );
+  return encode(TaskMessageSchema, {
+    ...msg,
+    timeout: BigInt(msg.timeout),
+    deadline: BigInt(msg.deadline),
+    lastFailedAt: BigInt(msg.lastFailedAt),
+    retention: BigInt(msg.retention),
+    completedAt: BigInt(msg.completedAt),
+  });
 }
 
 /** Decodes a server's heartbeat record. */
 export function decodeServerInfo(bytes: Uint8Array): ServerInfo {
-  const m = parse('ServerInfo', () => fromBinary(ServerInfoSchema, bytes));
-  return {
-    host: m.host,
-    pid: m.pid,
-    serverId: m.serverId,
-    concurrency: m.concurrency,
-    queues: { ...m.queues },
-    strictPriority: m.strictPriority,
-    status: m.status,
-    startedAt: timestampToDate(m.startTime),
-    activeWorkerCount: m.activeWorkerCount,
-  };
+  const { startTime, queues, ...rest } = fieldsOf(decode(ServerInfoSchema, bytes));
+  return { ...rest, queues: { ...queues }, startedAt: timestampToDate(startTime) };
 }
 
 /** Encodes a server heartbeat record (used by the TypeScript task server). */
 export function encodeServerInfo(info: ServerInfo): Uint8Array {
-  return toBinary(
-    ServerInfoSchema,
-    create(ServerInfoSchema, {
-      ...info,
-      startTime: timestampFromDate(info.startedAt ?? new Date(0)),
-    }),
-  );
+  return encode(ServerInfoSchema, { ...info, startTime: timestampFromDate(info.startedAt ?? new Date(0)) });
 }
 
 /** Decodes one value of a server's workers hash. */
 export function decodeWorkerInfo(bytes: Uint8Array): WorkerInfo {
-  const m = parse('WorkerInfo', () => fromBinary(WorkerInfoSchema, bytes));
-  return {
-    host: m.host,
-    pid: m.pid,
-    serverId: m.serverId,
-    taskId: m.taskId,
-    taskType: m.taskType,
-    taskPayload: m.taskPayload,
-    queue: m.queue,
-    startedAt: timestampToDate(m.startTime),
-    deadline: timestampToDate(m.deadline),
-  };
+  const { startTime, deadline, ...rest } = fieldsOf(decode(WorkerInfoSchema, bytes));
+  return { ...rest, startedAt: timestampToDate(startTime), deadline: timestampToDate(deadline) };
 }
 
 /** Encodes one worker record (used by the TypeScript task server). */
 export function encodeWorkerInfo(w: WorkerInfo): Uint8Array {
-  return toBinary(
-    WorkerInfoSchema,
-    create(WorkerInfoSchema, {
-      ...w,
-      startTime: timestampFromDate(w.startedAt ?? new Date(0)),
-      deadline: timestampFromDate(w.deadline ?? new Date(0)),
-    }),
-  );
+  return encode(WorkerInfoSchema, {
+    ...w,
+    startTime: timestampFromDate(w.startedAt ?? new Date(0)),
+    deadline: timestampFromDate(w.deadline ?? new Date(0)),
+  });
 }
 
 /** Decodes one element of a scheduler's entries list. */
 export function decodeSchedulerEntry(bytes: Uint8Array): SchedulerEntry {
-  const m = parse('SchedulerEntry', () => fromBinary(SchedulerEntrySchema, bytes));
-  return {
-    id: m.id,
-    spec: m.spec,
-    taskType: m.taskType,
-    taskPayload: m.taskPayload,
-    enqueueOptions: [...m.enqueueOptions],
-    nextEnqueueAt: timestampToDate(m.nextEnqueueTime),
-    prevEnqueueAt: timestampToDate(m.prevEnqueueTime),
-  };
+  const { nextEnqueueTime, prevEnqueueTime, enqueueOptions, ...rest } = fieldsOf(decode(SchedulerEntrySchema, bytes));
+  return { ...rest, enqueueOptions: [...enqueueOptions], nextEnqueueAt: timestampToDate(nextEnqueueTime), prevEnqueueAt: timestampToDate(prevEnqueueTime) };
 }
 
 /** Decodes one member of a scheduler entry's history zset. */
 export function decodeSchedulerEnqueueEvent(bytes: Uint8Array): SchedulerEnqueueEvent {
-  const m = parse('SchedulerEnqueueEvent', () => fromBinary(SchedulerEnqueueEventSchema, bytes));
+  const m = decode(SchedulerEnqueueEventSchema, bytes);
   return { taskId: m.taskId, enqueuedAt: timestampToDate(m.enqueueTime) };
 }
 
@@ -166,21 +129,15 @@ const GO_ZERO_TIME = new Date(Number(GO_ZERO_TIME_SECONDS) * 1000);
 
 /** One element of `asynq:schedulers:{<id>}`; a never-run entry carries Go's zero time. */
 export function encodeSchedulerEntry(e: SchedulerEntry): Uint8Array {
-  return toBinary(
-    SchedulerEntrySchema,
-    create(SchedulerEntrySchema, {
-      id: e.id,
-      spec: e.spec,
-      taskType: e.taskType,
-      taskPayload: e.taskPayload,
-      enqueueOptions: e.enqueueOptions,
-      nextEnqueueTime: timestampFromDate(e.nextEnqueueAt ?? GO_ZERO_TIME),
-      prevEnqueueTime: timestampFromDate(e.prevEnqueueAt ?? GO_ZERO_TIME),
-    }),
-  );
+  const { nextEnqueueAt, prevEnqueueAt, ...rest } = e;
+  return encode(SchedulerEntrySchema, {
+    ...rest,
+    nextEnqueueTime: timestampFromDate(nextEnqueueAt ?? GO_ZERO_TIME),
+    prevEnqueueTime: timestampFromDate(prevEnqueueAt ?? GO_ZERO_TIME),
+  });
 }
 
 /** One member of `asynq:scheduler_history:<entryId>`. */
 export function encodeSchedulerEnqueueEvent(taskId: string, enqueuedAt: Date): Uint8Array {
-  return toBinary(SchedulerEnqueueEventSchema, create(SchedulerEnqueueEventSchema, { taskId, enqueueTime: timestampFromDate(enqueuedAt) }));
+  return encode(SchedulerEnqueueEventSchema, { taskId, enqueueTime: timestampFromDate(enqueuedAt) });
 }
