@@ -12,7 +12,8 @@ import { runScript } from '../scripts';
 import type { TaskState } from '../states';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
 import { ACTION_STATES, moveError, type MoveAction } from './move-codes';
-import { assertQueue, moveArgs } from './task-actions';
+import { assertQueueExists } from '../inspector/queues';
+import { moveArgs } from './task-actions';
 
 export const MAX_BATCH = 500;
 const MIN_BATCH = 25;
@@ -61,7 +62,7 @@ function checkAction(op: string, action: MoveAction, state: string): void {
 export async function bulkByIds(redis: RedisClient, qname: string, action: MoveAction, state: string, ids: readonly string[], opts: BulkOptions = {}): Promise<BulkResult> {
   const op = `bulk${action}`;
   checkAction(op, action, state);
-  await assertQueue(redis, op, qname);
+  await assertQueueExists(redis, op, qname);
   const now = opts.now ?? (() => new Date());
   const max = Math.min(opts.batchSize ?? MAX_BATCH, MAX_BATCH);
   let size = Math.min(100, max);
@@ -95,7 +96,7 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
   const op = `${action}All`;
   checkAction(op, action, state);
   if (state === 'aggregating' && !opts.group) throw invalidArgument(op, 'group', 'group is required for aggregating tasks');
-  await assertQueue(redis, op, qname);
+  await assertQueueExists(redis, op, qname);
   const now = opts.now ?? (() => new Date());
   const max = Math.min(opts.batchSize ?? MAX_BATCH, MAX_BATCH);
   let size = Math.min(100, max);

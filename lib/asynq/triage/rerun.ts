@@ -4,7 +4,7 @@
  */
 import type { RedisClient } from '../redis-client';
 import type { AsynqError } from '../errors';
-import { assertQueue } from '../mutations/task-actions';
+import { assertQueueExists } from '../inspector/queues';
 import { bulkByIds } from '../mutations/bulk';
 import type { FailedState } from './failure-groups';
 import { readTaskMsg } from '../task-msg-view';
@@ -41,7 +41,7 @@ export interface RerunResult {
 }
 
 /** Throws queue_not_found unless `qname` exists. One round trip (SISMEMBER). */
-export const assertRerunTarget = (redis: RedisClient, qname: string): Promise<void> => assertQueue(redis, 'rerunNotFound', qname);
+export const assertRerunTarget = (redis: RedisClient, qname: string): Promise<void> => assertQueueExists(redis, 'rerunNotFound', qname);
 
 /** The IDs of the not-found tasks of `taskType` in one state's zset: one read per ≤ 500 tasks. */
 async function findIds(redis: RedisClient, qname: string, taskType: string, state: FailedState, opts: RerunOptions): Promise<string[]> {
@@ -69,7 +69,7 @@ async function findIds(redis: RedisClient, qname: string, taskType: string, stat
  * `failed`, never moved twice. Throws queue_not_found.
  */
 export async function rerunNotFound(redis: RedisClient, qname: string, taskType: string, states: readonly FailedState[], opts: RerunOptions = {}): Promise<RerunResult> {
-  await assertQueue(redis, 'rerunNotFound', qname);
+  await assertQueueExists(redis, 'rerunNotFound', qname);
   const out: RerunResult = { succeeded: 0, failed: [], byState: {}, stopped: false };
   for (const state of new Set(states)) {
     if (opts.signal?.aborted) return { ...out, stopped: true };
