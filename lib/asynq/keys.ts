@@ -6,6 +6,7 @@
  * puts all keys of one queue in one slot, which is what lets a Lua script touch several of them.
  */
 import { createHash } from 'node:crypto';
+import type { TaskState } from './states';
 
 /** The set of every queue name that has been enqueued into. */
 export const ALL_QUEUES = 'asynq:queues';
@@ -54,6 +55,14 @@ export const failedKey = (qname: string, day: Date): string =>
 export const groupKeyPrefix = (qname: string): string => `${queueKeyPrefix(qname)}g:`;
 /** Zset of task IDs waiting in one aggregation group, scored by time added. */
 export const groupKey = (qname: string, gname: string): string => `${groupKeyPrefix(qname)}${gname}`;
+/**
+ * The structure holding the IDs of the tasks in `state`: the list (pending, active) or zset
+ * named after the state, and for aggregating the zset of `group`. asynq spells the same names
+ * in each of its Lua scripts; here every state-to-key mapping goes through this one.
+ */
+export function stateKey(qname: string, state: TaskState, group = ''): string {
+  return state === 'aggregating' ? groupKey(qname, group) : `${queueKeyPrefix(qname)}${state}`;
+}
 /** Set of the names of groups that have tasks. */
 export const allGroups = (qname: string): string => `${queueKeyPrefix(qname)}groups`;
 /** Zset of aggregation-set keys, scored by their deadline. */

@@ -19,6 +19,12 @@ export function isTaskState(s: string): s is TaskState {
   return (TASK_STATES as readonly string[]).includes(s);
 }
 
+/** A state's place in asynq's order (TASK_STATES), as search positions carry it. */
+export const stateIndex = (s: TaskState): number => TASK_STATES.indexOf(s);
+
+/** Whether a state's task IDs live in a list (pending, active) rather than a sorted set. */
+export const isListState = (s: TaskState): boolean => s === 'pending' || s === 'active';
+
 /** States whose task IDs live in a sorted set named after the state. */
 export const ZSET_STATES = ['scheduled', 'retry', 'archived', 'completed'] as const;
 export type ZsetState = (typeof ZSET_STATES)[number];

@@ -23,14 +23,11 @@
 
 /** Where each field of one msg lies; read with {@link readTaskMsg}. Absent fields are empty / 0. */
 export class TaskMsgView {
-  typeStart = 0;
-  typeEnd = 0;
-  payloadStart = 0;
-  payloadEnd = 0;
-  errorStart = 0;
-  errorEnd = 0;
-  uniqueKeyStart = 0;
-  uniqueKeyEnd = 0;
+  // Byte spans [start, end) of the length-delimited fields kept.
+  typeStart = 0; typeEnd = 0;
+  payloadStart = 0; payloadEnd = 0;
+  errorStart = 0; errorEnd = 0;
+  uniqueKeyStart = 0; uniqueKeyEnd = 0;
   /** MaxRetry. */
   retry = 0;
   retried = 0;
@@ -228,26 +225,12 @@ function walk(v: TaskMsgView): boolean {
     if (wire === 2) {
       const s = span(end);
       if (s < 0) return false;
-      switch (field) {
-        case 1:
-          v.typeStart = s;
-          v.typeEnd = pos;
-          break;
-        case 2:
-          v.payloadStart = s;
-          v.payloadEnd = pos;
-          break;
-        case 7:
-          v.errorStart = s;
-          v.errorEnd = pos;
-          break;
-        case 10:
-          v.uniqueKeyStart = s;
-          v.uniqueKeyEnd = pos;
-          break;
-        case 15:
-          if (!headerEntry(v, s, pos)) return false;
-      }
+      // The field table of the module comment: where each kept field lies.
+      if (field === 1) { v.typeStart = s; v.typeEnd = pos; }
+      else if (field === 2) { v.payloadStart = s; v.payloadEnd = pos; }
+      else if (field === 7) { v.errorStart = s; v.errorEnd = pos; }
+      else if (field === 10) { v.uniqueKeyStart = s; v.uniqueKeyEnd = pos; }
+      else if (field === 15 && !headerEntry(v, s, pos)) return false;
     } else if (wire === 0) {
       const s = pos;
       const n = varint(end);

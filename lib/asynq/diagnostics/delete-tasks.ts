@@ -6,7 +6,7 @@ import type { RedisClient } from '../redis-client';
 import { failedPrecondition, taskNotFound, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { bulkByIds } from '../mutations/bulk';
-import { assertQueue } from '../mutations/task-actions';
+import { assertQueueExists } from '../inspector/queues';
 import { isTaskState } from '../states';
 import { execPipeline } from '../scripts';
 
@@ -25,7 +25,7 @@ const LOOKUP_BATCH = 1000;
  * the lookup and its batch is reported in `failed`, never deleted from the wrong place.
  */
 export async function deleteTasksById(redis: RedisClient, qname: string, ids: readonly string[]): Promise<DeleteTasksResult> {
-  await assertQueue(redis, 'deleteTasks', qname);
+  await assertQueueExists(redis, 'deleteTasks', qname);
   const unique = [...new Set(ids)];
   const byState = new Map<string, string[]>();
   const out: DeleteTasksResult = { deleted: 0, failed: [] };

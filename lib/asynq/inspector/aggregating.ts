@@ -6,7 +6,7 @@ import type { RedisClient } from '../redis-client';
 import { pageRange, type PageParams } from '../pagination';
 import type { TaskPage } from '../types';
 import { listGroups } from './groups';
-import { listRange } from './tasks';
+import { listRange } from './task-range';
 
 /**
  * One page across all groups. Round trips: one for the group sizes, then one per group the

@@ -72,6 +72,19 @@ export function toTaskInfo(raw: RawTask, nextProcessAt: Date | null, isOrphaned:
   };
 }
 
+/** asynq's NextProcessAt: now for pending, the zset score for scheduled and retry, else none. */
+export function nextProcessAt(state: string, score: number | null, now: Date): Date | null {
+  if (state === 'pending') return now;
+  if ((state === 'scheduled' || state === 'retry') && score !== null) return new Date(score * 1000);
+  return null;
+}
+
+/** An active task whose lease score (Unix seconds) has passed: its worker is gone. */
+export function isLeaseExpired(state: string, lease: unknown, now: Date): boolean {
+  const leaseAt = asNumber(lease);
+  return state === 'active' && leaseAt !== null && leaseAt <= now.getTime() / 1000;
+}
+
 /** True when the task names a lock the script did not read (its hash has no unique_key). */
 export function lockNeedsLookup(raw: RawTask, info: TaskInfo): boolean {
   return info.uniqueLock !== null && asText(raw.hashUniqueKey) !== info.uniqueLock.key;

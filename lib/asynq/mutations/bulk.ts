@@ -9,9 +9,11 @@ import { invalidArgument, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { runScript } from '../scripts';
+import type { TaskState } from '../states';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
 import { ACTION_STATES, moveError, type MoveAction } from './move-codes';
-import { assertQueue, moveArgs } from './task-actions';
+import { assertQueueExists } from '../inspector/queues';
+import { moveArgs } from './task-actions';
 
 export const MAX_BATCH = 500;
 const MIN_BATCH = 25;
@@ -60,7 +62,7 @@ function checkAction(op: string, action: MoveAction, state: string): void {
 export async function bulkByIds(redis: RedisClient, qname: string, action: MoveAction, state: string, ids: readonly string[], opts: BulkOptions = {}): Promise<BulkResult> {
   const op = `bulk${action}`;
   checkAction(op, action, state);
-  await assertQueue(redis, op, qname);
+  await assertQueueExists(redis, op, qname);
   const now = opts.now ?? (() => new Date());
   const max = Math.min(opts.batchSize ?? MAX_BATCH, MAX_BATCH);
   let size = Math.min(100, max);
@@ -85,12 +87,6 @@ export async function bulkByIds(redis: RedisClient, qname: string, action: MoveA
   return out;
 }
 
-function sourceKey(qname: string, state: string, group: string): string {
-  if (state === 'pending') return k.pendingKey(qname);
-  if (state === 'aggregating') return k.groupKey(qname, group);
-  return `${k.queueKeyPrefix(qname)}${state}`;
-}
-
 /**
  * Acts on every task in `state` at the moment it starts (tasks added meanwhile may be
  * included; the run never goes past the starting count plus one batch, so a busy producer
@@ -100,11 +96,12 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
   const op = `${action}All`;
   checkAction(op, action, state);
   if (state === 'aggregating' && !opts.group) throw invalidArgument(op, 'group', 'group is required for aggregating tasks');
-  await assertQueue(redis, op, qname);
+  await assertQueueExists(redis, op, qname);
   const now = opts.now ?? (() => new Date());
   const max = Math.min(opts.batchSize ?? MAX_BATCH, MAX_BATCH);
   let size = Math.min(100, max);
-  const src = sourceKey(qname, state, opts.group ?? '');
+  // checkAction let through only states the action may take tasks from: never active.
+  const src = k.stateKey(qname, state as TaskState, opts.group ?? '');
   const total = state === 'pending' ? await redis.llen(src) : await redis.zcard(src);
   const out: BulkResult = { succeeded: 0, failed: [], trimmed: 0, stopped: false };
   let skip = 0;

@@ -7,7 +7,7 @@ import * as k from '../keys';
 import { asNumber } from '../reply';
 import { runScript } from '../scripts';
 import { bulkAll } from './bulk';
-import { assertQueue } from './task-actions';
+import { assertQueueExists } from '../inspector/queues';
 
 /**
  * Pauses a queue: servers stop dequeuing from it; scheduling, retries and aggregation go on.
@@ -16,14 +16,14 @@ import { assertQueue } from './task-actions';
  * exist — a typo must not silently pause nothing.
  */
 export async function pauseQueue(redis: RedisClient, qname: string, now: Date): Promise<void> {
-  await assertQueue(redis, 'pauseQueue', qname);
+  await assertQueueExists(redis, 'pauseQueue', qname);
   const ok = await redis.set(k.pausedKey(qname), Math.floor(now.getTime() / 1000), 'NX');
   if (ok === null) throw failedPrecondition('pauseQueue', `queue ${goQuote(qname)} is already paused`);
 }
 
 /** Resumes a paused queue. Two round trips. Throws `queue "<q>" is not paused`. */
 export async function resumeQueue(redis: RedisClient, qname: string): Promise<void> {
-  await assertQueue(redis, 'resumeQueue', qname);
+  await assertQueueExists(redis, 'resumeQueue', qname);
   if ((await redis.del(k.pausedKey(qname))) === 0) throw failedPrecondition('resumeQueue', `queue ${goQuote(qname)} is not paused`);
 }
 
@@ -37,7 +37,7 @@ export async function resumeQueue(redis: RedisClient, qname: string): Promise<vo
  */
 export async function deleteQueue(redis: RedisClient, qname: string, force: boolean): Promise<void> {
   const op = 'deleteQueue';
-  await assertQueue(redis, op, qname);
+  await assertQueueExists(redis, op, qname);
   const keys = [k.pendingKey(qname), k.activeKey(qname), k.scheduledKey(qname), k.retryKey(qname), k.archivedKey(qname), k.leaseKey(qname)];
   for (let attempt = 0; attempt < 5; attempt++) {
     if (force) {

@@ -3,6 +3,7 @@
  * asynq's semantics and error texts.
  */
 import { assertQueueSlot } from '../topology';
+import { assertQueueExists } from '../inspector/queues';
 import type { RedisClient } from '../redis-client';
 import { decodeTaskMessage, encodeTaskMessage } from '../codec';
 import { AsynqError, failedPrecondition, queueNotFound, taskNotFound } from '../errors';
@@ -28,16 +29,10 @@ export function moveArgs(qname: string, action: MoveAction, requiredState: strin
  */
 export async function moveTask(redis: RedisClient, qname: string, id: string, action: MoveAction, now: Date): Promise<void> {
   const op = `${action}Task`;
-  await assertQueue(redis, op, qname);
+  await assertQueueExists(redis, op, qname);
   const { keys, args } = moveArgs(qname, action, '', [id], now);
   const code = asNumber(asArray(await runScript(redis, 'moveTasks', keys, args), 'moveTasks')[0]) ?? 0;
   if (code !== 1) throw moveError(op, action, code, qname, id, '');
-}
-
-/** Throws queue_not_found unless the queue is in asynq:queues. One round trip. */
-export async function assertQueue(redis: RedisClient, op: string, qname: string): Promise<void> {
-  assertQueueSlot(redis, op, qname);
-  if ((await redis.sismember(k.ALL_QUEUES, qname)) !== 1) throw queueNotFound(op, qname);
 }
 
 /**

@@ -23,10 +23,6 @@ export function declaredKeyCount(lua: string): number {
 }
 
 /**
- * Replaces each `-- @include <name>` line with the text of includes/<name>.lua, the way
- * bullmq shares Lua helpers between commands (Redis has no module system for scripts).
- */
-/**
  * Whether a script's contract header marks it read-only (a line `@readonly`). Such a script
  * runs with EVALSHA_RO where Redis has it (7.0+), which Redis treats as a read: it is served
  * during `CLIENT PAUSE … WRITE` (a failover) and on a replica, where EVALSHA is held or refused.
@@ -55,6 +51,10 @@ export function checkReadOnly(file: string, lua: string): void {
   }
 }
 
+/**
+ * Replaces each `-- @include <name>` line with the text of includes/<name>.lua, the way
+ * bullmq shares Lua helpers between commands (Redis has no module system for scripts).
+ */
 export function expandIncludes(lua: string, includes: Record<string, string>): string {
   return lua.replace(/^-- @include ([a-z0-9-]+)$/gm, (_, name: string) => {
     const text = includes[name];

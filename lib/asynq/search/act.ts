@@ -8,13 +8,15 @@ import type { RedisClient } from '../redis-client';
 import { invalidArgument, type AsynqError } from '../errors';
 import { bulkByIds } from '../mutations/bulk';
 import { ACTION_STATES, type MoveAction } from '../mutations/move-codes';
-import type { TaskState } from '../states';
+import { stateIndex, type TaskState } from '../states';
 import { findById } from './by-id';
 import type { ScanPosition } from './cursor';
 import type { SearchFilter } from './filter';
 import { compilePredicate, type RowPredicate } from './predicate';
 import { scan } from './scan';
-import { countTasks, resolveQueues, type Structure } from './sources';
+import { scanQueues } from '../task-source/queues';
+import type { Structure } from '../task-source/structures';
+import { countTasks } from './sources';
 import { chosenStates } from './search-tasks';
 
 /** Matches collected before they are acted on. */
@@ -113,7 +115,7 @@ async function actByScan(run: Run): Promise<void> {
     });
     const s = current as Structure | null;
     const removed = s ? await run.apply(s.queue, s.state, ids) : 0;
-    const same = r.next && s && r.next.queue === s.queue && r.next.state === s.stateIdx && r.next.group === s.group;
+    const same = r.next && s && r.next.queue === s.queue && r.next.state === stateIndex(s.state) && r.next.group === s.group;
     from = r.next && same ? { ...r.next, offset: Math.max(0, r.next.offset - removed) } : r.next;
     if (r.reason === 'aborted') out.stopped = true;
   } while (from !== null && !out.stopped);
@@ -128,7 +130,7 @@ async function actByScan(run: Run): Promise<void> {
  */
 export async function actOnMatches(redis: RedisClient, filter: SearchFilter, action: MoveAction, preview: boolean, opts: ActOptions = {}): Promise<ActResult> {
   const states = actionableStates(filter, action);
-  const queues = await resolveQueues(redis, filter.queues, true);
+  const queues = await scanQueues(redis, 'searchTasks', filter.queues);
   const now = opts.now ?? (() => new Date());
   const out: ActResult = { scanned: 0, total: 0, matched: 0, succeeded: 0, failed: 0, failures: [], trimmed: 0, stopped: false };
   const run: Run = {

@@ -10,10 +10,11 @@ import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
 import { asArray } from '../reply';
 import { runScript } from '../scripts';
-import type { TaskState } from '../states';
 import type { ScanPosition } from './cursor';
 import type { ScanRow } from './predicate';
-import { structuresFrom, type Structure } from './sources';
+import { stateIndex, type TaskState } from '../states';
+import type { Structure } from '../task-source/structures';
+import { structuresFrom } from './sources';
 
 /** Tasks per script call at most (about 2.5 ms of Redis time with 200-byte msgs). */
 export const MAX_SCAN_BATCH = 1000;
@@ -85,7 +86,7 @@ async function readBatch(redis: RedisClient, s: Structure, offset: number, count
   return { rows, ended: rows.length < count && bytes < BYTE_CAP, redisUs: Number(reply[0] ?? 0) };
 }
 
-const at = (s: Structure, offset: number): ScanPosition => ({ queue: s.queue, state: s.stateIdx, group: s.group, offset });
+const at = (s: Structure, offset: number): ScanPosition => ({ queue: s.queue, state: stateIndex(s.state), group: s.group, offset });
 
 /**
  * Scans from `opts.from`. Round trips: one to size the structures, one per non-empty

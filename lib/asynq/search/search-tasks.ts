@@ -13,7 +13,8 @@ import { filterFingerprint, type SearchFilter } from './filter';
 import { hydrate, type Match } from './hydrate';
 import { compilePredicate, NEXT_RUN_STATES } from './predicate';
 import { scan } from './scan';
-import { countTasks, resolveQueues } from './sources';
+import { scanQueues } from '../task-source/queues';
+import { countTasks } from './sources';
 
 /** Tasks read from Redis per request at most (default and maximum for the HTTP API). */
 export const DEFAULT_SCAN_BUDGET = 5000;
@@ -74,7 +75,7 @@ export async function searchTasks(redis: RedisClient, filter: SearchFilter, opts
   const now = opts.now ?? new Date();
   const fingerprint = filterFingerprint(filter);
   const prev: SearchCursor | null = opts.cursor ? decodeCursor(opts.cursor, fingerprint) : null;
-  const queues = await resolveQueues(redis, filter.queues, prev === null);
+  const queues = await scanQueues(redis, 'searchTasks', filter.queues, prev === null);
   const states = chosenStates(filter);
   const predicate = compilePredicate(filter);
 

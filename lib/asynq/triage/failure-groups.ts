@@ -3,7 +3,7 @@
  * failures view, and one per queue and task type for asynq's not-found error. Memory is
  * bounded: a fixed number of samples per group and at most MAX_GROUPS signatures.
  */
-import { byText } from './compare';
+import { byName } from '../compare';
 import { isHandlerNotFoundError, notFoundExplanation } from './not-found';
 import { errorSignature, MAX_SIGNATURE_LENGTH } from './signature';
 
@@ -140,14 +140,14 @@ export class FailureGroups {
   /** Not-found groups, largest first (then queue, type). */
   notFoundGroups(): NotFoundGroup[] {
     const size = (g: NotFoundGroup) => g.retry + g.archived;
-    return [...this.notFound.values()].sort((a, b) => size(b) - size(a) || byText(a.queue, b.queue) || byText(a.taskType, b.taskType));
+    return [...this.notFound.values()].sort((a, b) => size(b) - size(a) || byName(a.queue, b.queue) || byName(a.taskType, b.taskType));
   }
 
   /** Up to `limit` groups: the not-found ones first, each part largest first. */
   failureGroups(limit: number): FailureGroup[] {
     const size = (g: FailureGroup) => g.retry + g.archived;
     return [...this.bySignature.values()]
-      .sort((a, b) => Number(b.notFoundType !== null) - Number(a.notFoundType !== null) || size(b) - size(a) || byText(a.signature, b.signature))
+      .sort((a, b) => Number(b.notFoundType !== null) - Number(a.notFoundType !== null) || size(b) - size(a) || byName(a.signature, b.signature))
       .slice(0, limit);
   }
 }

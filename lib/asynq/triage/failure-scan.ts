@@ -4,14 +4,13 @@
  * pending and scheduled tasks of only the queues where pass 1 found not-found failures, and
  * counts those of the not-found types: they are still waiting and will fail the same way.
  */
-import { assertQueueSlot, readableQueues } from '../topology';
 import type { RedisClient } from '../redis-client';
-import { queueNotFound } from '../errors';
-import { listQueueNames } from '../inspector/queues';
-import * as k from '../keys';
 import { FailureGroups, type FailedState } from './failure-groups';
 import { readTaskMsg } from '../task-msg-view';
-import { forEachSlice, listSources, sizeSources, type Slice, type Source } from './slices';
+import { scanQueues } from '../task-source/queues';
+import { forEachSlice, type Slice } from '../task-source/slices';
+import { listStructures, sizeStructures, type Structure } from '../task-source/structures';
+import { readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
 
 /** What a failure scan reads. */
 export interface FailureScanOptions {
@@ -25,37 +24,29 @@ export interface FailureScanOptions {
 /** Pass 1 (retry + archived), pass 2 (pending + scheduled of not-found types), or finished. */
 export type FailureScanPhase = 'failures' | 'waiting' | 'done';
 
-/** How far a scan got. */
-export interface FailureScanProgress {
-  complete: boolean;
+/**
+ * How far a scan got. `total` is the retry + archived + pending + scheduled tasks of the queues;
+ * `scanned` also counts the waiting tasks of queues pass 2 did not need to read.
+ */
+export interface FailureScanProgress extends ScanProgress {
   phase: FailureScanPhase;
-  /** Tasks read, plus the waiting tasks of queues pass 2 did not need to read. */
-  scanned: number;
-  /** Retry + archived + pending + scheduled tasks of the queues when the scan started. */
-  total: number;
-  /** Tasks whose hash or msg was missing or not a TaskMessage. */
-  skipped: number;
   queues: string[];
 }
 
-/** A failure scan: nothing is read before prepare() or run(). */
-export interface FailureScan {
-  /** Checks the queue and sizes the sets (one SISMEMBER or SMEMBERS, one pipeline). */
-  prepare(): Promise<void>;
-  /** Runs both passes to the end, or until the signal is aborted. Rejects on a Redis error. */
-  run(): Promise<void>;
+/** A failure scan: prepare() costs one SISMEMBER or SMEMBERS and one pipeline; run() runs both passes. */
+export interface FailureScan extends TaskScan {
   progress(): FailureScanProgress;
   /** The groups so far; complete once progress().complete. */
   readonly groups: FailureGroups;
 }
 
-interface Sized extends Source {
+interface Sized extends Structure {
   size: number;
 }
 
 /**
  * A scan of `opts.queue` (or every queue). Nothing is read before prepare() or run(). Redis
- * cost: one call per ≤ 500 tasks read, each about 0.5 ms; see slices.ts.
+ * cost: one call per ≤ 500 tasks read, each about 0.5 ms; see task-source/slices.ts.
  */
 export function createFailureScan(redis: RedisClient, opts: FailureScanOptions = {}): FailureScan {
   const groups = new FailureGroups();
@@ -64,18 +55,14 @@ export function createFailureScan(redis: RedisClient, opts: FailureScanOptions =
   let waiting: Sized[] = [];
 
   async function sized(queues: string[], states: ('retry' | 'archived' | 'pending' | 'scheduled')[]): Promise<Sized[]> {
-    const sources = (await Promise.all(queues.map((q) => listSources(redis, q, states)))).flat();
-    const sizes = await sizeSources(redis, sources);
+    const sources = (await Promise.all(queues.map((q) => listStructures(redis, q, states)))).flat();
+    const sizes = await sizeStructures(redis, sources);
     return sources.map((s, i) => ({ ...s, size: sizes[i] ?? 0 }));
   }
 
   async function prepare(): Promise<void> {
     if (failed) return;
-    let queues: string[];
-    if (opts.queue !== undefined) assertQueueSlot(redis, 'scanFailures', opts.queue);
-    if (opts.queue === undefined) queues = readableQueues(redis, await listQueueNames(redis));
-    else if ((await redis.sismember(k.ALL_QUEUES, opts.queue)) === 1) queues = [opts.queue];
-    else throw queueNotFound('scanFailures', opts.queue);
+    const queues = await scanQueues(redis, 'scanFailures', opts.queue === undefined ? undefined : [opts.queue]);
     const all = await sized(queues, ['retry', 'archived', 'pending', 'scheduled']);
     failed = all.filter((s) => s.state === 'retry' || s.state === 'archived');
     waiting = all.filter((s) => s.state === 'pending' || s.state === 'scheduled');
@@ -83,41 +70,38 @@ export function createFailureScan(redis: RedisClient, opts: FailureScanOptions =
     p.queues = queues;
   }
 
-  function readFailed(src: Sized) {
-    return (s: Slice) => {
-      s.ids.forEach((id, i) => {
-        const msg = s.msgs[i];
-        const f = msg ? readTaskMsg(msg) : null;
-        if (f === null) p.skipped++;
-        else groups.add({ queue: src.queue, id, state: src.state as FailedState, type: f.typeText, retried: f.retried, errorMsg: f.errorText, lastFailedAt: f.lastFailedAt });
-      });
-      p.scanned += s.ids.length;
+  function readFailed(slice: Slice): void {
+    const { queue, state } = slice.source;
+    readTasks(slice, p, (f, id) => {
+      groups.add({ queue, id: id.toString('utf8'), state: state as FailedState, type: f.typeText, retried: f.retried, errorMsg: f.errorText, lastFailedAt: f.lastFailedAt });
+    });
+  }
+
+  /** Counts the waiting tasks of the not-found types of their queue (`byQueue`). */
+  function countWaiting(byQueue: ReturnType<FailureGroups['notFoundTypesByQueue']>) {
+    return ({ source, ids, msgs }: Slice): void => {
+      const types = byQueue.get(source.queue)!;
+      const field = source.state as 'pending' | 'scheduled';
+      for (const msg of msgs) {
+        const type = msg ? (readTaskMsg(msg)?.typeText ?? null) : null;
+        const g = type === null ? undefined : types.get(type);
+        if (g) g[field]++;
+      }
+      p.scanned += ids.length;
     };
   }
 
   async function run(): Promise<void> {
     await prepare();
     const sliceOpts = { maxSlice: opts.maxSlice, signal: opts.signal };
-    for (const src of failed!) await forEachSlice(redis, src, readFailed(src), sliceOpts);
+    await forEachSlice(redis, failed!, readFailed, sliceOpts);
     if (opts.signal?.aborted) return;
     p.phase = 'waiting';
     const byQueue = groups.notFoundTypesByQueue();
-    for (const src of waiting) {
-      const types = byQueue.get(src.queue);
-      if (!types) {
-        p.scanned += src.size;
-        continue;
-      }
-      const field = src.state as 'pending' | 'scheduled';
-      await forEachSlice(redis, src, (s) => {
-        for (const msg of s.msgs) {
-          const type = msg ? (readTaskMsg(msg)?.typeText ?? null) : null;
-          const g = type === null ? undefined : types.get(type);
-          if (g) g[field]++;
-        }
-        p.scanned += s.ids.length;
-      }, sliceOpts);
-    }
+    // Only the queues where pass 1 found not-found failures are read; the rest count as scanned.
+    const wanted = waiting.filter((src) => byQueue.has(src.queue));
+    for (const src of waiting) if (!byQueue.has(src.queue)) p.scanned += src.size;
+    await forEachSlice(redis, wanted, countWaiting(byQueue), sliceOpts);
     if (opts.signal?.aborted) return;
     p.phase = 'done';
     p.complete = true;

@@ -4,12 +4,13 @@
  */
 import type { RedisClient } from '../redis-client';
 import type { AsynqError } from '../errors';
-import { assertQueue } from '../mutations/task-actions';
+import { assertQueueExists } from '../inspector/queues';
 import { bulkByIds } from '../mutations/bulk';
 import type { FailedState } from './failure-groups';
 import { readTaskMsg } from '../task-msg-view';
 import { isHandlerNotFoundError } from './not-found';
-import { forEachSlice, listSources, sizeSources } from './slices';
+import { forEachSlice } from '../task-source/slices';
+import { sizeStructures, structureOf } from '../task-source/structures';
 
 /** Progress of a re-run, per state. */
 export interface RerunProgress {
@@ -40,20 +41,20 @@ export interface RerunResult {
 }
 
 /** Throws queue_not_found unless `qname` exists. One round trip (SISMEMBER). */
-export const assertRerunTarget = (redis: RedisClient, qname: string): Promise<void> => assertQueue(redis, 'rerunNotFound', qname);
+export const assertRerunTarget = (redis: RedisClient, qname: string): Promise<void> => assertQueueExists(redis, 'rerunNotFound', qname);
 
 /** The IDs of the not-found tasks of `taskType` in one state's zset: one read per ≤ 500 tasks. */
 async function findIds(redis: RedisClient, qname: string, taskType: string, state: FailedState, opts: RerunOptions): Promise<string[]> {
-  const [src] = await listSources(redis, qname, [state]);
-  const [total = 0] = await sizeSources(redis, [src!]);
+  const src = structureOf(qname, state);
+  const [total = 0] = await sizeStructures(redis, [src]);
   const ids: string[] = [];
   let done = 0;
   opts.onProgress?.({ phase: 'scanning', state, done, total });
-  await forEachSlice(redis, src!, (s) => {
+  await forEachSlice(redis, [src], (s) => {
     s.ids.forEach((id, i) => {
       const msg = s.msgs[i];
       const f = msg ? readTaskMsg(msg) : null;
-      if (f && f.typeText === taskType && isHandlerNotFoundError(f.errorText, taskType)) ids.push(id);
+      if (f && f.typeText === taskType && isHandlerNotFoundError(f.errorText, taskType)) ids.push(id.toString('utf8'));
     });
     done += s.ids.length;
     opts.onProgress?.({ phase: 'scanning', state, done: Math.min(done, total), total: Math.max(total, done) });
@@ -68,7 +69,7 @@ async function findIds(redis: RedisClient, qname: string, taskType: string, stat
  * `failed`, never moved twice. Throws queue_not_found.
  */
 export async function rerunNotFound(redis: RedisClient, qname: string, taskType: string, states: readonly FailedState[], opts: RerunOptions = {}): Promise<RerunResult> {
-  await assertQueue(redis, 'rerunNotFound', qname);
+  await assertQueueExists(redis, 'rerunNotFound', qname);
   const out: RerunResult = { succeeded: 0, failed: [], byState: {}, stopped: false };
   for (const state of new Set(states)) {
     if (opts.signal?.aborted) return { ...out, stopped: true };

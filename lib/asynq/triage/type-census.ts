@@ -2,15 +2,13 @@
  * Which task types are in Redis, per queue and state, with counts: what the routing explainer
  * checks against a deployment's patterns ("these types have pending tasks and no route").
  */
-import { assertQueueSlot, readableQueues } from '../topology';
 import type { RedisClient } from '../redis-client';
-import { queueNotFound } from '../errors';
-import { listQueueNames } from '../inspector/queues';
-import * as k from '../keys';
+import { byName } from '../compare';
 import { TASK_STATES, type TaskState } from '../states';
-import { byText } from './compare';
-import { readTaskMsg } from '../task-msg-view';
-import { forEachSlice, listSources, sizeSources, type Source } from './slices';
+import { scanQueues } from '../task-source/queues';
+import { forEachSlice, type Slice } from '../task-source/slices';
+import { listStructures, sizeStructures, type Structure } from '../task-source/structures';
+import { readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
 
 /** Distinct (queue, type) pairs tracked; tasks of further pairs are only counted. */
 export const MAX_TYPES = 10_000;
@@ -33,12 +31,7 @@ export interface TypeCensusOptions {
 }
 
 /** A census so far; final once `complete`. */
-export interface TypeCensusReport {
-  complete: boolean;
-  scanned: number;
-  total: number;
-  /** Tasks whose hash or msg was missing or unreadable. */
-  skipped: number;
+export interface TypeCensusReport extends ScanProgress {
   /** Tasks of (queue, type) pairs beyond the first 10,000 (counted, not listed). */
   untracked: number;
   queues: string[];
@@ -47,10 +40,8 @@ export interface TypeCensusReport {
   types: TypeCount[];
 }
 
-/** A census: prepare() sizes it (and checks the queue), run() reads, report() is cheap to poll. */
-export interface TypeCensus {
-  prepare(): Promise<void>;
-  run(): Promise<void>;
+/** A census: report() is cheap to poll. */
+export interface TypeCensus extends TaskScan {
   report(): TypeCensusReport;
 }
 
@@ -58,30 +49,26 @@ const zeroCounts = (): Record<TaskState, number> => Object.fromEntries(TASK_STAT
 
 /**
  * A census of `opts.states` in `opts.queue` (or every queue). Redis cost: a queue check or
- * SMEMBERS, one pipeline of sizes, then one call per ≤ 500 tasks (slices.ts); only the type
- * field of each msg is decoded.
+ * SMEMBERS, one pipeline of sizes, then one call per ≤ 500 tasks (task-source/slices.ts); only
+ * the type field of each msg is decoded.
  */
 export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {}): TypeCensus {
   const states = [...(opts.states ?? TASK_STATES)];
   const r = { complete: false, scanned: 0, total: 0, skipped: 0, untracked: 0, queues: [] as string[] };
   const types = new Map<string, TypeCount>();
-  let sources: Source[] | null = null;
+  let sources: Structure[] | null = null;
 
   async function prepare(): Promise<void> {
     if (sources) return;
-    let queues: string[];
-    if (opts.queue !== undefined) assertQueueSlot(redis, 'listTaskTypes', opts.queue);
-    if (opts.queue === undefined) queues = readableQueues(redis, await listQueueNames(redis));
-    else if ((await redis.sismember(k.ALL_QUEUES, opts.queue)) === 1) queues = [opts.queue];
-    else throw queueNotFound('listTaskTypes', opts.queue);
-    const found: Source[] = [];
-    for (const q of queues) found.push(...(await listSources(redis, q, states)));
-    r.total = (await sizeSources(redis, found)).reduce((a, b) => a + b, 0);
+    const queues = await scanQueues(redis, 'listTaskTypes', opts.queue === undefined ? undefined : [opts.queue]);
+    const found: Structure[] = [];
+    for (const q of queues) found.push(...(await listStructures(redis, q, states)));
+    r.total = (await sizeStructures(redis, found)).reduce((a, b) => a + b, 0);
     r.queues = queues;
     sources = found;
   }
 
-  function count(src: Source, type: string): void {
+  function count(src: Structure, type: string): void {
     const key = JSON.stringify([src.queue, type]);
     let t = types.get(key);
     if (!t) {
@@ -96,24 +83,19 @@ export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {
     t.total++;
   }
 
+  function countSlice(slice: Slice): void {
+    readTasks(slice, r, (msg) => count(slice.source, msg.typeText));
+  }
+
   async function run(): Promise<void> {
     await prepare();
-    for (const src of sources!) {
-      await forEachSlice(redis, src, (s) => {
-        for (const msg of s.msgs) {
-          const type = msg ? (readTaskMsg(msg)?.typeText ?? null) : null;
-          if (type === null) r.skipped++;
-          else count(src, type);
-        }
-        r.scanned += s.ids.length;
-      }, { maxSlice: opts.maxSlice, signal: opts.signal });
-      if (opts.signal?.aborted) return;
-    }
+    await forEachSlice(redis, sources!, countSlice, { maxSlice: opts.maxSlice, signal: opts.signal });
+    if (opts.signal?.aborted) return;
     r.complete = true;
   }
 
   function report(): TypeCensusReport {
-    const list = [...types.values()].sort((a, b) => byText(a.queue, b.queue) || byText(a.taskType, b.taskType));
+    const list = [...types.values()].sort((a, b) => byName(a.queue, b.queue) || byName(a.taskType, b.taskType));
     return { ...r, total: Math.max(r.total, r.scanned), queues: [...r.queues], states, types: list.map((t) => ({ ...t, counts: { ...t.counts } })) };
   }
 

@@ -11,6 +11,16 @@ describe('key schema', () => {
     expect(k.schedulerHistoryKey('e1')).toBe('asynq:scheduler_history:e1');
   });
 
+  it('names each state’s structure as asynq does, a group’s zset for aggregating', () => {
+    expect(k.stateKey('q', 'pending')).toBe(k.pendingKey('q'));
+    expect(k.stateKey('q', 'active')).toBe(k.activeKey('q'));
+    expect(k.stateKey('q', 'scheduled')).toBe(k.scheduledKey('q'));
+    expect(k.stateKey('q', 'retry')).toBe(k.retryKey('q'));
+    expect(k.stateKey('q', 'archived')).toBe(k.archivedKey('q'));
+    expect(k.stateKey('q', 'completed')).toBe('asynq:{q}:completed');
+    expect(k.stateKey('q', 'aggregating', 'g1')).toBe('asynq:{q}:g:g1');
+  });
+
   it('tells a nil payload from an empty one in the unique key, as Go does', () => {
     expect(k.uniqueKey('q', 'email', null)).toBe('asynq:{q}:unique:email:');
     expect(k.uniqueKey('q', 'email', new Uint8Array())).toBe('asynq:{q}:unique:email:d41d8cd98f00b204e9800998ecf8427e');

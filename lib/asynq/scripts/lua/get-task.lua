@@ -15,17 +15,14 @@
   Cost: O(1) plus O(log N) for the two ZSCOREs: one round trip.
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
+-- @include read-lock
 local h = redis.call('HMGET', KEYS[1], 'msg', 'state', 'result', 'unique_key', 'pending_since', 'group')
 if not h[1] and not h[2] then
   if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 end
 local id, prefix, lockPrefix = ARGV[1], ARGV[2], ARGV[3]
-local holder, pttl = false, false
 local ukey = h[4]
-if ukey and string.sub(ukey, 1, #lockPrefix) == lockPrefix then
-  holder = redis.call('GET', ukey)
-  pttl = redis.call('PTTL', ukey)
-end
+local holder, pttl = read_lock(ukey, lockPrefix)
 local score = false
 local state = h[2]
 if state == 'scheduled' or state == 'retry' or state == 'archived' or state == 'completed' then

@@ -21,6 +21,7 @@
   inspector needs one for the queue check and one per page.
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
+-- @include read-lock
 local kind = ARGV[1]
 local start, stop = tonumber(ARGV[2]), tonumber(ARGV[3])
 local taskPrefix, lockPrefix = ARGV[4], ARGV[5]
@@ -40,12 +41,8 @@ end
 local rows = {}
 for i, id in ipairs(ids) do
   local h = redis.call('HMGET', taskPrefix .. id, 'msg', 'state', 'result', 'unique_key', 'pending_since')
-  local holder, pttl = false, false
   local ukey = h[4]
-  if ukey and string.sub(ukey, 1, #lockPrefix) == lockPrefix then
-    holder = redis.call('GET', ukey)
-    pttl = redis.call('PTTL', ukey)
-  end
+  local holder, pttl = read_lock(ukey, lockPrefix)
   local lease = false
   if ARGV[6] == '1' then
     lease = redis.call('ZSCORE', KEYS[2], id)

@@ -1,10 +1,11 @@
 --[[
-  Read a slice of a state's task IDs with each task's msg: the fallback of the duplicate scan
-  for a Redis without SORT_RO (before 7.0) or a queue whose name holds a `*` (which SORT's GET
-  pattern would take for its placeholder). Read-only.
+  Read a slice of a state's task IDs with each task's msg: the fallback of the scans' slice
+  reader (task-source/slices.ts) for a Redis without SORT_RO (before 7.0), an ACL that refuses
+  SORT_RO's GET patterns, or a queue whose name holds a `*` (which SORT's GET pattern would
+  take for its placeholder). Read-only.
 
-  KEYS[1] the state's structure: asynq:{<q>}:pending (list) or a zset (scheduled, retry,
-          archived, completed, or a group asynq:{<q>}:g:<g>)
+  KEYS[1] the state's structure: asynq:{<q>}:pending or active (list) or a zset (scheduled,
+          retry, archived, completed, or a group asynq:{<q>}:g:<g>)
   ARGV[1] list | zset
   ARGV[2] offset: tasks to skip (a list is read from its tail, oldest first; a zset by rank)
   ARGV[3] at most this many tasks (≤ 500)
