@@ -1,38 +1,29 @@
 import 'server-only';
-import {
-  createFailureScan,
-  createTypeCensus,
-  explainRoutes,
-  isAsynqError,
-  notFoundExplanation,
-  assertRerunTarget,
-  rerunNotFound,
-  type RerunResult,
-} from '@/lib/asynq';
+import { explainRoutes, notFoundExplanation, type RerunResult } from '@/lib/asynq';
 import type {
   FailuresDto,
   FailuresQuery,
   FailureScanQuery,
   HandlerNotFoundDto,
   RerunBody,
+  RerunProgressDto,
   RerunResultDto,
+  RoutingExplainBody,
   RoutingExplainDto,
   RoutingPatternsDto,
   TaskTypesDto,
   TaskTypesQuery,
 } from '@/lib/contract/triage';
-import { routingExplainBodySchema } from '@/lib/contract/triage';
-import { HttpError } from '../http/errors';
-import { assertJsonBody, assertSameSite } from '../http/guards';
-import { getInspector, getRedis } from '../redis/client';
-import { invalidateShared, shared } from '../cache/snapshot';
+import { progressStream } from '../http/ndjson';
+import { getInspector } from '../redis/client';
+import { shared } from '../cache/snapshot';
 import { iso, toFailureDto, toNotFoundDto } from '../dto/triage';
 import { forgetTriageScans, scanJob } from '../jobs/triage-scans';
 import { readRoutingFile } from '../config/routing-file';
 
 /** One scan serves both the failures view and not-found triage (same queue filter, same key). */
 function failureJob(queue: string | undefined, wait: number) {
-  return scanJob(`failures:${JSON.stringify(queue ?? null)}`, (signal) => createFailureScan(getRedis(), { queue, signal }), wait);
+  return scanJob(`failures:${JSON.stringify(queue ?? null)}`, (signal) => getInspector().failureScan({ queue, signal }), wait);
 }
 
 const times = (j: { startedAt: Date; finishedAt: Date | null }) => ({ startedAt: iso(j.startedAt), finishedAt: iso(j.finishedAt) });
@@ -77,30 +68,15 @@ export async function getTaskTypes(q: TaskTypesQuery): Promise<TaskTypesDto> {
   const states = q.states ? [...new Set(q.states)] : undefined;
   const job = await scanJob(
     `types:${JSON.stringify([q.queue ?? null, states ?? null])}`,
-    (signal) => createTypeCensus(getRedis(), { queue: q.queue, ...(states ? { states } : {}), signal }),
+    (signal) => getInspector().typeCensus({ queue: q.queue, ...(states ? { states } : {}), signal }),
     q.wait,
   );
   const r = job.scan.report();
   return { complete: r.complete, scanned: r.scanned, total: r.total, skipped: r.skipped, ...times(job), queues: r.queues, states: r.states, untracked: r.untracked, types: r.types };
 }
 
-async function readJson(req: Request): Promise<unknown> {
-  try {
-    return JSON.parse(await req.text()) as unknown;
-  } catch {
-    throw new HttpError(400, 'invalid_argument', 'body: not valid JSON', { field: 'body' });
-  }
-}
-
-/**
- * Explains routes under the given patterns. A read (allowed in read-only mode), but a POST
- * with a body, so it is refused from other sites and without a JSON content type before the
- * body is even parsed, as mutations are.
- */
-export async function explainRouting(req: Request): Promise<RoutingExplainDto> {
-  assertSameSite(req);
-  assertJsonBody(req);
-  const body = routingExplainBodySchema.parse(await readJson(req));
+/** Explains routes under the given patterns: a read, though a POST with a body (see its route). */
+export function explainRouting(body: RoutingExplainBody): RoutingExplainDto {
   return { routes: explainRoutes(body.patterns, body.taskTypes) };
 }
 
@@ -116,35 +92,18 @@ function toRerunDto(r: RerunResult): RerunResultDto {
 }
 
 /**
- * Re-runs every not-found task of a type in a queue. With `Accept: application/x-ndjson` the
- * response streams `{"progress":{phase,state,done,total}}` lines and ends with `{"result":…}`
- * (or `{"error":…}`); otherwise it answers once, at the end. Closing the request stops it
- * between batches. Afterwards the triage scans start over: their counts are stale.
+ * Re-runs every not-found task of a type in a queue, reporting `{phase, state, done, total}` as
+ * it goes; `signal` stops it between batches. The queue is checked first, so an unknown one is
+ * a plain 404 before any progress. Afterwards the triage scans start over: their counts are stale.
  */
-export async function rerunHandlerNotFound(body: RerunBody, req: Request): Promise<Response> {
-  // Before any streaming starts, so an unknown queue is a plain 404.
-  await assertRerunTarget(getRedis(), body.queue);
-  const run = async (onProgress?: (p: unknown) => void) => {
+export async function rerunHandlerNotFound(body: RerunBody, signal: AbortSignal) {
+  const inspector = getInspector();
+  await inspector.assertRerunTarget(body.queue);
+  return progressStream<RerunProgressDto, RerunResultDto>(async (onProgress) => {
     try {
-      return await rerunNotFound(getRedis(), body.queue, body.taskType, body.states, { signal: req.signal, ...(onProgress ? { onProgress } : {}) });
+      return toRerunDto(await inspector.rerunNotFound(body.queue, body.taskType, body.states, { signal, ...(onProgress ? { onProgress } : {}) }));
     } finally {
       forgetTriageScans();
-      invalidateShared();
     }
-  };
-  if (!(req.headers.get('accept') ?? '').includes('application/x-ndjson')) return Response.json(toRerunDto(await run()));
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (v: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(v)}\n`));
-      try {
-        send({ result: toRerunDto(await run((progress) => send({ progress }))) });
-      } catch (err) {
-        const code = isAsynqError(err) ? err.kind : 'internal';
-        send({ error: { code, message: err instanceof Error ? err.message : String(err) } });
-      }
-      controller.close();
-    },
   });
-  return new Response(stream, { headers: { 'content-type': 'application/x-ndjson' } });
 }
