@@ -9,6 +9,7 @@ import type {
   ResolveDuplicatesResultDto,
 } from '@/lib/contract/diagnostics';
 import { cancelDuplicateJob, duplicateJob, forgetScans, takeError } from '../jobs/duplicate-scans';
+import { toItemFailure } from '../dto/failures';
 import { HttpError } from '../http/errors';
 import { getInspector } from '../redis/client';
 import { shared } from '../cache/snapshot';
@@ -106,7 +107,7 @@ export function cancelDuplicates(qname: string, q: DuplicatesQuery): Promise<voi
 export async function resolveDuplicates(qname: string, taskIds: string[]): Promise<ResolveDuplicatesResultDto> {
   try {
     const r = await getInspector().deleteTasks(qname, taskIds);
-    return { deleted: r.deleted, failed: r.failed.map((f) => ({ id: f.id, error: { code: f.error.kind, message: f.error.message } })) };
+    return { deleted: r.deleted, failed: r.failed.map(toItemFailure) };
   } finally {
     forgetScans(qname);
   }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { explainRoutes, notFoundExplanation, type RerunResult } from '@/lib/asynq';
+import { explainRoutes, notFoundExplanation } from '@/lib/asynq';
 import type {
   FailuresDto,
   FailuresQuery,
@@ -14,6 +14,7 @@ import type {
   TaskTypesDto,
   TaskTypesQuery,
 } from '@/lib/contract/triage';
+import { withItemFailures } from '../dto/failures';
 import { progressStream } from '../http/ndjson';
 import { getInspector } from '../redis/client';
 import { shared } from '../cache/snapshot';
@@ -82,15 +83,6 @@ export function explainRouting(body: RoutingExplainBody): RoutingExplainDto {
 
 export const getRoutingPatterns = (): Promise<RoutingPatternsDto> => readRoutingFile();
 
-function toRerunDto(r: RerunResult): RerunResultDto {
-  return {
-    succeeded: r.succeeded,
-    failed: r.failed.map((f) => ({ id: f.id, error: { code: f.error.kind, message: f.error.message } })),
-    byState: r.byState,
-    stopped: r.stopped,
-  };
-}
-
 /**
  * Re-runs every not-found task of a type in a queue, reporting `{phase, state, done, total}` as
  * it goes; `signal` stops it between batches. The queue is checked first, so an unknown one is
@@ -101,7 +93,7 @@ export async function rerunHandlerNotFound(body: RerunBody, signal: AbortSignal)
   await inspector.assertRerunTarget(body.queue);
   return progressStream<RerunProgressDto, RerunResultDto>(async (onProgress) => {
     try {
-      return toRerunDto(await inspector.rerunNotFound(body.queue, body.taskType, body.states, { signal, ...(onProgress ? { onProgress } : {}) }));
+      return withItemFailures(await inspector.rerunNotFound(body.queue, body.taskType, body.states, { signal, ...(onProgress ? { onProgress } : {}) }));
     } finally {
       forgetTriageScans();
     }
