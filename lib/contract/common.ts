@@ -3,6 +3,7 @@
  * handlers and by the browser's fetchers alike.
  */
 import { z } from 'zod';
+import type { ErrorEnvelope } from './error-envelope';
 
 /** Timestamps travel as ISO-8601 UTC strings, or null where unset. */
 export const isoTime = z.string().nullable();
@@ -11,7 +12,8 @@ export const isoTime = z.string().nullable();
 export const bytesEncoding = z.enum(['utf8', 'base64']);
 export type BytesEncoding = z.infer<typeof bytesEncoding>;
 
-export const errorBodySchema = z.object({
+/** The error envelope (error-envelope.ts), as a schema for the tests and development checks. */
+export const errorBodySchema: z.ZodType<ErrorEnvelope> = z.object({
   error: z
     .object({
       code: z.string(),
@@ -19,7 +21,14 @@ export const errorBodySchema = z.object({
     })
     .catchall(z.unknown()),
 });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/**
+ * One line of a streamed (NDJSON) answer, sent when the client accepts `application/x-ndjson`:
+ * `{"progress":…}` lines, then exactly one `{"result":…}` (the plain answer's body) or
+ * `{"error":…}` (the error envelope a plain answer would carry, same code and fields).
+ */
+export const streamLineSchema = <P extends z.ZodType, R extends z.ZodType>(progress: P, result: R) =>
+  z.union([z.object({ progress }), z.object({ result }), errorBodySchema]);
 
 /** A queue name from a URL segment: any string asynq accepts (non-blank). */
 export const queueName = z

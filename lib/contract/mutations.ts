@@ -71,6 +71,10 @@ export const bulkResultSchema = z.object({
 });
 export type BulkResultDto = z.infer<typeof bulkResultSchema>;
 
+/** One `{"progress":…}` line of a streamed bulk action: tasks handled of the total. */
+export const bulkProgressSchema = z.object({ done: z.number(), total: z.number() });
+export type BulkProgressDto = z.infer<typeof bulkProgressSchema>;
+
 export const deleteQueueQuery = z.object({
   force: z.enum(['true', 'false', '1', '0'], { error: 'force must be true or false' }).optional().transform((v) => v === 'true' || v === '1'),
 });

@@ -193,4 +193,15 @@ export const searchActResultSchema = z.object({
   ...progressFields,
 });
 export type SearchPreviewDto = z.infer<typeof searchPreviewSchema>;
+export const searchActOutcomeSchema = z.union([searchPreviewSchema, searchActResultSchema]);
+
+/** One `{"progress":…}` line of a streamed search action, every 10,000 tasks scanned. */
+export const searchActProgressSchema = z.object({
+  scanned: z.number(),
+  total: z.number(),
+  matched: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+});
+export type SearchActProgressDto = z.infer<typeof searchActProgressSchema>;
 export type SearchActResultDto = z.infer<typeof searchActResultSchema>;

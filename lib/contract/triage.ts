@@ -112,13 +112,14 @@ export const rerunResultSchema = z.object({
 });
 export type RerunResultDto = z.infer<typeof rerunResultSchema>;
 
-/** One NDJSON line of a streamed re-run. */
+/** One `{"progress":…}` line of a streamed re-run: finding a state's tasks, then moving them. */
 export const rerunProgressSchema = z.object({
   phase: z.enum(['scanning', 'running']),
   state: failedState,
   done: z.number(),
   total: z.number(),
 });
+export type RerunProgressDto = z.infer<typeof rerunProgressSchema>;
 
 export const routingExplainBodySchema = z
   .object({

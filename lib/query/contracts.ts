@@ -13,6 +13,7 @@ import type { z } from 'zod';
 
 export type SchemaLoader<S extends z.ZodType = z.ZodType> = () => Promise<S>;
 
+const common = () => import('@/lib/contract/common');
 const queues = () => import('@/lib/contract/queues');
 const tasks = () => import('@/lib/contract/tasks');
 const servers = () => import('@/lib/contract/servers');
@@ -39,6 +40,8 @@ export const contracts = {
   searchPage: () => search().then((m) => m.searchPageSchema),
   searchPreview: () => search().then((m) => m.searchPreviewSchema),
   searchActResult: () => search().then((m) => m.searchActResultSchema),
+  searchActOutcome: () => search().then((m) => m.searchActOutcomeSchema),
+  searchActProgress: () => search().then((m) => m.searchActProgressSchema),
   lockList: () => diagnostics().then((m) => m.lockListSchema),
   duplicatesReport: () => diagnostics().then((m) => m.duplicatesReportSchema),
   resolveDuplicatesResult: () => diagnostics().then((m) => m.resolveDuplicatesResult),
@@ -48,4 +51,8 @@ export const contracts = {
   routingExplain: () => triage().then((m) => m.routingExplainSchema),
   routingPatterns: () => triage().then((m) => m.routingPatternsSchema),
   rerunResult: () => triage().then((m) => m.rerunResultSchema),
+  rerunProgress: () => triage().then((m) => m.rerunProgressSchema),
+  /** One NDJSON line of a streamed answer with these progress and result schemas. */
+  streamLine: <P extends z.ZodType, R extends z.ZodType>(progress: SchemaLoader<P>, result: SchemaLoader<R>) => () =>
+    Promise.all([common(), progress(), result()]).then(([m, p, r]) => m.streamLineSchema(p, r)),
 };

@@ -5,34 +5,15 @@
  * production bundle carries the schemas' types but not zod.
  */
 import type { z } from 'zod';
-import type { SchemaLoader } from './contracts';
+import { ApiError, readErrorEnvelope } from '@/lib/contract/error-envelope';
+import { contracts, type SchemaLoader } from './contracts';
 
-/** An API failure with the contract's error code (`redis_unavailable`, `task_not_found`, …). */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
+export { ApiError };
 
 export const isApiError = (err: unknown): err is ApiError => err instanceof ApiError;
 
 /** True for the 503 the API answers while Redis is unreachable. */
 export const isRedisDown = (err: unknown): boolean => isApiError(err) && err.code === 'redis_unavailable';
-
-/** `{ error: { code, message, ...details } }`, checked by hand (zod stays out of the bundle). */
-function errorFromBody(status: number, body: unknown): ApiError | null {
-  const e = (body as { error?: unknown } | null)?.error;
-  if (typeof e !== 'object' || e === null) return null;
-  const { code, message, ...details } = e as Record<string, unknown>;
-  if (typeof code !== 'string' || typeof message !== 'string') return null;
-  return new ApiError(status, code, message, details);
-}
 
 async function send(path: string, init?: RequestInit): Promise<Response> {
   let res: Response;
@@ -44,7 +25,7 @@ async function send(path: string, init?: RequestInit): Promise<Response> {
   }
   if (res.ok) return res;
   const body: unknown = await res.json().catch(() => null);
-  throw errorFromBody(res.status, body) ?? new ApiError(res.status, 'http_error', `${res.status} ${res.statusText || 'error'}`);
+  throw readErrorEnvelope(res.status, body) ?? new ApiError(res.status, 'http_error', `${res.status} ${res.statusText || 'error'}`);
 }
 
 async function checked<S extends z.ZodType>(path: string, body: unknown, schema: SchemaLoader<S>): Promise<z.infer<S>> {
@@ -79,19 +60,9 @@ export async function apiMutate<S extends z.ZodType>(
   return checked(path, await res.json(), opts.schema);
 }
 
-/**
- * A POST answered with NDJSON (one JSON value per line, streamed): `onLine` gets each value as
- * its line arrives. Aborting `signal` closes the request, which stops the server's work too.
- */
-export async function apiLines(path: string, body: unknown, onLine: (value: unknown) => void, signal?: AbortSignal): Promise<void> {
-  const res = await send(path, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    signal,
-    headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-  });
-  if (!res.body) return onLine(await res.json());
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+/** One value per line of an NDJSON body, as its lines arrive. */
+async function* ndjsonLines(body: NonNullable<Response['body']>): AsyncGenerator<unknown> {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
   for (;;) {
     const { done, value } = await reader.read();
@@ -101,10 +72,48 @@ export async function apiLines(path: string, body: unknown, onLine: (value: unkn
     while ((nl = buffered.indexOf('\n')) >= 0) {
       const line = buffered.slice(0, nl).trim();
       buffered = buffered.slice(nl + 1);
-      if (line) onLine(JSON.parse(line));
+      if (line) yield JSON.parse(line);
     }
   }
-  if (buffered.trim()) onLine(JSON.parse(buffered));
+  if (buffered.trim()) yield JSON.parse(buffered);
+}
+
+type StreamLine = { progress: unknown } | { result: unknown } | { error: unknown };
+
+/**
+ * A POST whose work reports progress (a bulk action, a search action, a re-run), the one reader
+ * of the API's NDJSON answers: `onProgress` gets each `{"progress":…}` line as it arrives; the
+ * `{"result":…}` line is the answer, an `{"error":…}` line throws its ApiError (the stream
+ * started with a 200, so the error's own status is not known: 500). Lines are checked against
+ * the contract's schemas in development, like every answer. Aborting `signal` closes the
+ * request, which stops the server's work too.
+ */
+export async function apiStream<P extends z.ZodType, R extends z.ZodType>(
+  path: string,
+  body: unknown,
+  schemas: { progress: SchemaLoader<P>; result: SchemaLoader<R> },
+  onProgress: (progress: z.infer<P>) => void,
+  signal?: AbortSignal,
+): Promise<z.infer<R>> {
+  const res = await send(path, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    signal,
+    headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+  });
+  if (!res.body || !(res.headers.get('content-type') ?? '').includes('application/x-ndjson')) {
+    return checked(path, await res.json(), schemas.result);
+  }
+  const lineSchema = contracts.streamLine(schemas.progress, schemas.result);
+  let result: { value: z.infer<R> } | undefined;
+  for await (const value of ndjsonLines(res.body)) {
+    const line = (await checked(path, value, lineSchema)) as StreamLine;
+    if ('progress' in line) onProgress(line.progress as z.infer<P>);
+    else if ('result' in line) result = { value: line.result as z.infer<R> };
+    else throw readErrorEnvelope(500, line) ?? new ApiError(0, 'bad_response', `Unexpected line from ${path}`);
+  }
+  if (!result) throw new ApiError(0, 'bad_response', `${path} ended without a result.`);
+  return result.value;
 }
 
 /** Raw bytes (the on-demand payload download). */

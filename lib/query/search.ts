@@ -3,11 +3,11 @@
  * every match (counted first, then streamed with progress).
  */
 import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SearchActResultDto, SearchPreviewDto } from '@/lib/contract/search';
+import type { SearchActProgressDto } from '@/lib/contract/search';
 import type { BulkAction } from '@/lib/contract/task-actions';
 import { apiPaths, withPairs, type QueryPairs } from '@/lib/paths';
 import { contracts } from './contracts';
-import { ApiError, apiFetch, apiLines } from './fetcher';
+import { apiFetch, apiStream } from './fetcher';
 import { queryKeys } from './keys';
 import { refreshShell } from './poll-policy';
 
@@ -45,13 +45,7 @@ export function filterBody(filter: QueryPairs): Record<string, string | string[]
 
 export type SearchAction = BulkAction;
 
-export interface ActProgress {
-  scanned: number;
-  total: number;
-  matched: number;
-  succeeded: number;
-  failed: number;
-}
+export type ActProgress = SearchActProgressDto;
 
 interface ActVars {
   filter: QueryPairs;
@@ -61,19 +55,14 @@ interface ActVars {
   signal: AbortSignal;
 }
 
-type Line = { progress?: ActProgress; result?: SearchPreviewDto | SearchActResultDto; error?: { code: string; message: string } };
-
-async function streamAct({ filter, action, preview, onProgress, signal }: ActVars): Promise<SearchPreviewDto | SearchActResultDto> {
-  let result: SearchPreviewDto | SearchActResultDto | undefined;
-  await apiLines(apiPaths.searchAct(), { filter: filterBody(filter), action, preview }, (value) => {
-    const line = value as Line;
-    if (line.progress) onProgress(line.progress);
-    else if (line.error) throw new ApiError(500, line.error.code, line.error.message);
-    else result = line.result ?? (value as SearchPreviewDto | SearchActResultDto);
-  }, signal);
-  if (!result) throw new ApiError(0, 'bad_response', 'The action ended without a result.');
-  return result;
-}
+const streamAct = ({ filter, action, preview, onProgress, signal }: ActVars) =>
+  apiStream(
+    apiPaths.searchAct(),
+    { filter: filterBody(filter), action, preview },
+    { progress: contracts.searchActProgress, result: contracts.searchActOutcome },
+    onProgress,
+    signal,
+  );
 
 /**
  * Counts (`preview`) or runs / archives / deletes every match, reporting progress as the

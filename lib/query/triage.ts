@@ -9,10 +9,10 @@
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FailuresDto, HandlerNotFoundDto, RerunResultDto } from '@/lib/contract/triage';
+import type { FailuresDto, HandlerNotFoundDto, RerunProgressDto } from '@/lib/contract/triage';
 import { apiPaths } from '@/lib/paths';
 import { contracts } from './contracts';
-import { ApiError, apiFetch, apiLines } from './fetcher';
+import { apiFetch, apiStream } from './fetcher';
 import { queryKeys } from './keys';
 import { refreshShell } from './poll-policy';
 import { usePollInterval } from './use-poll-interval';
@@ -52,12 +52,7 @@ export const handlerNotFoundQuery = (queue: string | null) =>
 export const failuresFingerprint = (d: FailuresDto): string => JSON.stringify([d.complete, d.groups]);
 export const notFoundFingerprint = (d: HandlerNotFoundDto): string => JSON.stringify([d.complete, d.groups]);
 
-export interface RerunProgress {
-  phase: 'scanning' | 'running';
-  state: 'retry' | 'archived';
-  done: number;
-  total: number;
-}
+export type RerunProgress = RerunProgressDto;
 
 interface RerunVars {
   queue: string;
@@ -66,19 +61,8 @@ interface RerunVars {
   signal: AbortSignal;
 }
 
-type Line = { progress?: RerunProgress; result?: RerunResultDto; error?: { code: string; message: string } };
-
-async function streamRerun({ queue, taskType, onProgress, signal }: RerunVars): Promise<RerunResultDto> {
-  let result: RerunResultDto | undefined;
-  await apiLines(apiPaths.rerunNotFound(), { queue, taskType }, (value) => {
-    const line = value as Line;
-    if (line.progress) onProgress(line.progress);
-    else if (line.error) throw new ApiError(500, line.error.code, line.error.message);
-    else if (line.result) result = line.result;
-  }, signal);
-  if (!result) throw new ApiError(0, 'bad_response', 'The re-run ended without a result.');
-  return result;
-}
+const streamRerun = ({ queue, taskType, onProgress, signal }: RerunVars) =>
+  apiStream(apiPaths.rerunNotFound(), { queue, taskType }, { progress: contracts.rerunProgress, result: contracts.rerunResult }, onProgress, signal);
 
 /**
  * Moves every retry and archived task of a type in a queue whose last error is "handler not

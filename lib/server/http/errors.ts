@@ -2,22 +2,16 @@ import 'server-only';
 import { ZodError } from 'zod';
 import { isAsynqError } from '@/lib/asynq';
 import { brandErrorClass } from '@/lib/asynq/error-brand';
+import { ApiError } from '@/lib/contract/error-envelope';
 import { env } from '../config/env';
 import { redisAddress } from '../redis/target';
 import { lastConnectionError } from '../redis/client';
 import { classifyRedisFailure, describeFailure } from '../redis/failure';
 import { noteRedisFailure, RedisStalledError } from '../redis/stall';
 
-/** An error that already knows its HTTP status and wire code. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
+/** An error a service throws that already knows its HTTP status and wire code. */
+export class HttpError extends ApiError {
+  override readonly name: string = 'HttpError';
 }
 brandErrorClass(HttpError, 'HttpError');
 
@@ -29,9 +23,7 @@ const STATUS: Record<string, number> = {
   UNAVAILABLE: 503,
 };
 
-function json(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
-  return Response.json({ error: { code, message, ...details } }, { status });
-}
+const fail = (status: number, code: string, message: string, details: Record<string, unknown> = {}) => new ApiError(status, code, message, details);
 
 export interface ErrorContext {
   /** The request changes data: a failure after a command was sent leaves the outcome unknown. */
@@ -45,41 +37,50 @@ const NOTHING_CHANGED = ' Nothing was changed.';
  * may have reached Redis before the failure, the outcome is unknown and said so: a blind retry
  * could apply it twice (an enqueue without an ID would make two tasks).
  */
-function redisUnavailable(err: unknown, { mutates }: ErrorContext): Response | null {
+function redisUnavailable(err: unknown, { mutates }: ErrorContext): ApiError | null {
   const timeoutMs = env().ASYNQLENS_COMMAND_TIMEOUT_MS;
   if (err instanceof RedisStalledError) {
     const since = Math.max(1, Math.round(err.sinceMs / 1000));
     const message = `Redis at ${redisAddress()} is stalled: not answering within ${timeoutMs} ms (for ${since} s); one probe is waiting for it.`;
-    return json(503, 'redis_unavailable', mutates ? message + NOTHING_CHANGED : message, { reason: 'stalled' });
+    return fail(503, 'redis_unavailable', mutates ? message + NOTHING_CHANGED : message, { reason: 'stalled' });
   }
   const kind = classifyRedisFailure(err);
   if (!kind || !(err instanceof Error)) return null;
   noteRedisFailure(err);
   const what = `Redis at ${redisAddress()} is ${describeFailure(kind, err, timeoutMs, lastConnectionError())}.`;
   const reason = kind === 'timeout' ? 'stalled' : kind === 'refused' ? 'refused' : 'unreachable';
-  if (!mutates) return json(503, 'redis_unavailable', what, { reason });
-  if (kind === 'not_sent' || kind === 'refused') return json(503, 'redis_unavailable', what + NOTHING_CHANGED, { reason });
+  if (!mutates) return fail(503, 'redis_unavailable', what, { reason });
+  if (kind === 'not_sent' || kind === 'refused') return fail(503, 'redis_unavailable', what + NOTHING_CHANGED, { reason });
   const unknown = `${what} The outcome of this change is unknown: Redis may have applied it before the connection failed. Check the current state before retrying.`;
-  return json(503, 'redis_unavailable', unknown, { reason, outcome: 'unknown' });
+  return fail(503, 'redis_unavailable', unknown, { reason, outcome: 'unknown' });
 }
 
-/** Maps any error to the API's single error envelope. */
-export function toErrorResponse(err: unknown, context: ErrorContext = {}): Response {
-  if (err instanceof HttpError) return json(err.status, err.code, err.message, err.details);
+/**
+ * The one mapping of any error to the API's status, code and envelope fields: a plain answer's
+ * status and body, and the `{"error":…}` line of a stream that fails midway, are both this.
+ */
+export function toApiError(err: unknown, context: ErrorContext = {}): ApiError {
+  if (err instanceof HttpError) return err;
   const unavailable = redisUnavailable(err, context);
   if (unavailable) return unavailable;
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const field = issue?.path.join('.') || 'body';
-    return json(400, 'invalid_argument', `${field}: ${issue?.message ?? 'invalid'}`, { field });
+    return fail(400, 'invalid_argument', `${field}: ${issue?.message ?? 'invalid'}`, { field });
   }
   if (isAsynqError(err)) {
     const status = STATUS[err.code] ?? 500;
     const code = err.kind === 'internal' ? 'internal' : err.kind;
-    return json(status, code, err.message, err.details);
+    return fail(status, code, err.message, err.details);
   }
   const message = err instanceof Error ? err.message : String(err);
   console.error('[asynqlens] unexpected error', err);
   const dev = process.env.NODE_ENV === 'development';
-  return json(500, 'internal', dev ? message : 'internal error', dev && err instanceof Error ? { stack: err.stack } : {});
+  return fail(500, 'internal', dev ? message : 'internal error', dev && err instanceof Error ? { stack: err.stack } : {});
+}
+
+/** {@link toApiError} as the JSON answer. */
+export function toErrorResponse(err: unknown, context: ErrorContext = {}): Response {
+  const e = toApiError(err, context);
+  return Response.json(e.toEnvelope(), { status: e.status });
 }

@@ -1,10 +1,12 @@
 import 'server-only';
 import type { z } from 'zod';
+import type { ApiError } from '@/lib/contract/error-envelope';
 import { audited, type Seen } from '../audit/capture';
 import { assertMayMutate, requirePrincipal } from '../auth/guard';
 import type { Principal } from '../auth/principal';
-import { HttpError, toErrorResponse } from './errors';
+import { HttpError, toApiError } from './errors';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
+import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
 import { invalidateViews } from '../cache/views';
 import { checkRedis } from '../redis/stall';
 
@@ -14,12 +16,36 @@ type Ctx = { params: Promise<Record<string, string | string[]>> };
 interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined> {
   params?: P;
   query?: Q;
+  /**
+   * The query schema receives every value of a repeated parameter (`queue=a&queue=b` gives
+   * `{ queue: ['a', 'b'] }`; a single one stays a string). Without it the last value wins.
+   */
+  repeatable?: boolean;
   /** JSON body schema; a body that fails it is a 400 naming the field. */
   body?: B;
   /** Refused in read-only mode, from other sites, and with a non-JSON body. */
   mutates?: boolean;
+  /**
+   * A read that carries a JSON body (a POST allowed in read-only mode): refused from other
+   * sites and with a non-JSON body before the body is parsed, as a mutation is.
+   */
+  sameSite?: boolean;
   /** Status for a successful object response (default 200). */
   status?: number;
+  /** The handler answers this content type's text instead of JSON (the metrics exposition). */
+  text?: string;
+  /** Every answer, errors included, says `cache-control: no-store` (probes, scrapes). */
+  noStore?: boolean;
+  /**
+   * false: no stall/connect gate before the handler (the readiness probe keeps its own,
+   * shorter deadline). Default true.
+   */
+  redisGate?: boolean;
+  /**
+   * Answers a mapped error with something else (returns the answer, or undefined to keep the
+   * error): /metrics reports Redis down as a metric. `startedMs` is when the request arrived.
+   */
+  recover?: (error: ApiError, startedMs: number) => unknown;
 }
 
 type Infer<S> = S extends Schema ? z.infer<S> : undefined;
@@ -28,6 +54,9 @@ interface Input<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** Aborted when the client goes away: long work stops at its next check. */
+  signal: AbortSignal;
+  /** For the sign-in routes only (cookies, client address); services never take it. */
   req: Request;
   /** Who the request acts for; null only on the public paths (health, sign-in). */
   user: Principal | null;
@@ -43,58 +72,105 @@ async function readJson(req: Request): Promise<unknown> {
   }
 }
 
+/** The query string; with `repeatable` as a multi-map, else last value wins. */
+function readQuery(url: URL, repeatable: boolean | undefined): Record<string, string | string[]> {
+  if (!repeatable) return Object.fromEntries(url.searchParams);
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of url.searchParams) {
+    const prev = out[key];
+    out[key] = prev === undefined ? value : [...(Array.isArray(prev) ? prev : [prev]), value];
+  }
+  return out;
+}
+
 /**
- * Wraps a route handler: parses path params and the query string with the contract's zod
+ * Wraps a route handler; the only place that turns requests into input and answers into
+ * Responses. Parses path params, the query string and the JSON body with the contract's zod
  * schemas (a bad one is a 400 naming the field), runs the service, and maps every error to the
- * API's envelope. A handler returns a plain object (sent as JSON) or a Response. Every request
- * is authenticated first (401; proxy.ts did so already, this is defence in depth); a mutation
- * by a viewer is a 403 forbidden_role, and every mutation request that got past authentication
- * is written to the audit log with its outcome.
+ * API's envelope through toApiError, including one thrown midway through a stream. A handler
+ * returns a plain object (sent as JSON; undefined is a 204), a progressStream (NDJSON lines
+ * when the client accepts them, else one JSON answer at the end), text (with `text`), or a
+ * Response (sign-in's cookies, a download). Every request is authenticated first (401;
+ * proxy.ts did so already, this is defence in depth); a mutation by a viewer is a 403
+ * forbidden_role, and every mutation request that got past authentication is written to the
+ * audit log with its outcome.
  */
 export function route<
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
->(spec: RouteSpec<P, Q, B>, handler: (input: Input<Infer<P>, Infer<Q>, Infer<B>>) => Promise<unknown>) {
+>(spec: RouteSpec<P, Q, B>, handler: (input: Input<Infer<P>, Infer<Q>, Infer<B>>) => unknown) {
   return async (req: Request, ctx: Ctx): Promise<Response> => {
+    const started = performance.now();
     let user: Principal | null;
     try {
       user = requirePrincipal(req);
     } catch (err) {
-      return toErrorResponse(err);
+      return failed(err, started);
     }
     const seen: Seen = { params: {} };
-    const res = await respond(req, ctx, user, seen);
+    const res = await respond(req, ctx, user, seen, started);
     return spec.mutates && user ? audited(req, user, seen, res) : res;
   };
 
-  async function respond(req: Request, ctx: Ctx, user: Principal | null, seen: Seen): Promise<Response> {
+  async function respond(req: Request, ctx: Ctx, user: Principal | null, seen: Seen, started: number): Promise<Response> {
     try {
       seen.params = (await ctx?.params) ?? {};
       if (spec.mutates) {
         assertMayMutate(user);
         assertWritable();
+      }
+      if (spec.mutates || spec.sameSite) {
         assertSameSite(req);
         assertJsonBody(req);
       }
       const params = (spec.params ? spec.params.parse(seen.params) : undefined) as Infer<P>;
-      const url = new URL(req.url);
-      const query = (spec.query ? spec.query.parse(Object.fromEntries(url.searchParams)) : undefined) as Infer<Q>;
+      const query = (spec.query ? spec.query.parse(readQuery(new URL(req.url), spec.repeatable)) : undefined) as Infer<Q>;
       const body = (spec.body ? spec.body.parse((seen.body = await readJson(req))) : undefined) as Infer<B>;
       // 503 at once while Redis is stalled; reconnect now if the connection is between attempts.
-      await checkRedis();
-      let out: unknown;
+      if (spec.redisGate !== false) await checkRedis();
       seen.handled = true;
-      try {
-        out = await handler({ params, query, body, req, user });
-      } finally {
-        if (spec.mutates) invalidateViews();
+      let out = await settle(() => Promise.resolve(handler({ params, query, body, signal: req.signal, req, user })));
+      if (isProgressStream(out)) {
+        if (acceptsNdjson(req)) return ndjsonResponse(out, (err) => toApiError(err, spec).toEnvelope(), changed);
+        const work = out;
+        out = await settle(() => work.run());
       }
-      if (out instanceof Response) return out;
-      if (out === undefined) return new Response(null, { status: 204 });
-      return Response.json(out, { status: spec.status ?? 200 });
+      return answer(out);
     } catch (err) {
-      return toErrorResponse(err, { mutates: spec.mutates });
+      return failed(err, started);
     }
+  }
+
+  /** After a change, every shared snapshot is stale, whether it succeeded or not. */
+  function changed(): void {
+    if (spec.mutates) invalidateViews();
+  }
+
+  async function settle<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } finally {
+      changed();
+    }
+  }
+
+  function answer(out: unknown): Response {
+    if (out instanceof Response) return out;
+    if (out === undefined) return headed(new Response(null, { status: 204 }));
+    const status = spec.status ?? 200;
+    if (spec.text) return headed(new Response(out as string, { status, headers: { 'content-type': spec.text } }));
+    return headed(Response.json(out, { status }));
+  }
+
+  function failed(err: unknown, started: number): Response {
+    const e = toApiError(err, spec);
+    const instead = spec.recover?.(e, started);
+    return instead === undefined ? headed(Response.json(e.toEnvelope(), { status: e.status })) : answer(instead);
+  }
+
+  function headed(res: Response): Response {
+    if (spec.noStore) res.headers.set('cache-control', 'no-store');
+    return res;
   }
 }

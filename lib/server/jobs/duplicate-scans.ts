@@ -1,6 +1,6 @@
 import 'server-only';
-import { createDuplicateScan, type TaskState } from '@/lib/asynq';
-import { getRedis } from '../redis/client';
+import type { TaskState } from '@/lib/asynq';
+import { getInspector } from '../redis/client';
 import { createScanRegistry } from './scan-jobs';
 
 /**
@@ -14,7 +14,7 @@ const key = (qname: string, states: readonly string[], samples: number) => [qnam
 
 /** The scan of these states, started if there is none; sized (queue check, totals) before it answers. */
 export const duplicateScan = (qname: string, states: TaskState[], samples: number) =>
-  scans.join(key(qname, states, samples), (signal) => createDuplicateScan(getRedis(), qname, { states, samples, signal }));
+  scans.join(key(qname, states, samples), (signal) => getInspector().duplicateScan(qname, { states, samples, signal }));
 
 /** Stops and forgets a scan; false when there was none. */
 export const cancelDuplicateScan = (qname: string, states: readonly string[], samples: number): boolean =>

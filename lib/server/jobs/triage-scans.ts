@@ -1,6 +1,6 @@
 import 'server-only';
-import { createFailureScan, createTypeCensus, type TaskState } from '@/lib/asynq';
-import { getRedis } from '../redis/client';
+import type { TaskState } from '@/lib/asynq';
+import { getInspector } from '../redis/client';
 import { createScanRegistry } from './scan-jobs';
 
 /**
@@ -14,12 +14,12 @@ const scans = createScanRegistry({ kind: 'triage', keepMs: 10_000, idleMs: 60_00
 
 /** Retry and archived tasks of `queue` (or every queue): one scan serves the failures view and not-found triage. */
 export const failureScan = (queue: string | undefined, waitMs: number) =>
-  scans.join(['failures', queue ?? null], (signal) => createFailureScan(getRedis(), { queue, signal }), waitMs);
+  scans.join(['failures', queue ?? null], (signal) => getInspector().failureScan({ queue, signal }), waitMs);
 
 /** Task types per queue and state; a state named twice is counted once. */
 export function typeCensus(queue: string | undefined, states: readonly TaskState[] | undefined, waitMs: number) {
   const only = states ? [...new Set(states)] : undefined;
-  return scans.join(['types', queue ?? null, only ?? null], (signal) => createTypeCensus(getRedis(), { queue, ...(only ? { states: only } : {}), signal }), waitMs);
+  return scans.join(['types', queue ?? null, only ?? null], (signal) => getInspector().typeCensus({ queue, ...(only ? { states: only } : {}), signal }), waitMs);
 }
 
 /** Stops and forgets every triage scan (after a re-run their counts are stale). */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { deleteTasksById, getQueueLock, listAllLocks, listQueueLocks, releaseLock, type LockInfo, type LockPage } from '@/lib/asynq';
+import type { LockInfo, LockPage } from '@/lib/asynq';
 import type {
   DuplicatesQuery,
   DuplicatesReportDto,
@@ -9,8 +9,9 @@ import type {
   ResolveDuplicatesResultDto,
 } from '@/lib/contract/diagnostics';
 import { cancelDuplicateScan, duplicateScan, forgetDuplicateScans } from '../jobs/duplicate-scans';
+import { toItemFailure } from '../dto/failures';
 import { HttpError } from '../http/errors';
-import { getRedis } from '../redis/client';
+import { getInspector } from '../redis/client';
 import { shared } from '../cache/snapshot';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
@@ -42,16 +43,16 @@ export function listLocks(qname: string, q: QueueLockListQuery): Promise<LockLis
   const { key, cursor } = q;
   if (key !== undefined) {
     return shared(`lock:${JSON.stringify([qname, key])}`, async () => {
-      const lock = await getQueueLock(getRedis(), qname, key);
+      const lock = await getInspector().queueLock(qname, key);
       return { locks: lock ? [toLockDto(lock)] : [], cursor: null };
     });
   }
-  return shared(`locks:${JSON.stringify([qname, cursor ?? '0'])}`, async () => toListDto(await listQueueLocks(getRedis(), qname, { cursor })));
+  return shared(`locks:${JSON.stringify([qname, cursor ?? '0'])}`, async () => toListDto(await getInspector().queueLocks(qname, { cursor })));
 }
 
 /** One page of the locks of every queue, removed queues included. */
 export function listEveryLock(cursor: string | undefined): Promise<LockListDto> {
-  return shared(`locks:*:${cursor ?? '0'}`, async () => toListDto(await listAllLocks(getRedis(), { cursor })));
+  return shared(`locks:*:${cursor ?? '0'}`, async () => toListDto(await getInspector().allLocks({ cursor })));
 }
 
 /**
@@ -59,7 +60,7 @@ export function listEveryLock(cursor: string | undefined): Promise<LockListDto> 
  * still run or (with `holder`) the lock now belongs to another task.
  */
 export async function releaseQueueLock(qname: string, key: string, holder: string | undefined): Promise<void> {
-  const r = await releaseLock(getRedis(), qname, key, holder);
+  const r = await getInspector().releaseLock(qname, key, holder);
   if (r.released) return;
   if (r.reason === 'not_found') {
     throw new HttpError(404, 'lock_not_found', `lock ${key} does not exist (it expired or was released)`, { key });
@@ -104,8 +105,8 @@ export function cancelDuplicates(qname: string, q: DuplicatesQuery): Promise<voi
 /** Deletes the given tasks (any state but active) and forgets the queue's scans, whose counts are now stale. */
 export async function resolveDuplicates(qname: string, taskIds: string[]): Promise<ResolveDuplicatesResultDto> {
   try {
-    const r = await deleteTasksById(getRedis(), qname, taskIds);
-    return { deleted: r.deleted, failed: r.failed.map((f) => ({ id: f.id, error: { code: f.error.kind, message: f.error.message } })) };
+    const r = await getInspector().deleteTasks(qname, taskIds);
+    return { deleted: r.deleted, failed: r.failed.map(toItemFailure) };
   } finally {
     forgetDuplicateScans(qname);
   }

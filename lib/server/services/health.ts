@@ -17,12 +17,6 @@ export const APP_VERSION: string = pkg.version;
  */
 export const PROBE_TIMEOUT_MS = 1000;
 
-/** Probes never come from a cache, ours or a proxy's. */
-export function noStore(res: Response): Response {
-  res.headers.set('cache-control', 'no-store');
-  return res;
-}
-
 /** Liveness: the process answers. Touches nothing else, so a Redis outage never restarts it. */
 export function getLiveness(): LivenessDto {
   return { status: 'ok', version: APP_VERSION, uptimeSeconds: Math.floor(process.uptime()) };

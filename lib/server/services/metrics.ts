@@ -1,49 +1,37 @@
 import 'server-only';
+import type { ApiError } from '@/lib/contract/error-envelope';
 import { EXPOSITION_CONTENT_TYPE, renderExposition, type MetricFamily } from '@/lib/asynq/metrics/exposition';
 import { queueFamilies } from '@/lib/asynq/metrics/queue-families';
-import { APP_VERSION, noStore } from './health';
+import { APP_VERSION } from './health';
 import { listQueues } from './queues';
 
+/** Prometheus' text format, version 0.0.4. */
+export const METRICS_CONTENT_TYPE = EXPOSITION_CONTENT_TYPE;
+
 /**
- * One Prometheus scrape. Its only Redis read is the queue list every dashboard shares
- * (listQueues: SMEMBERS + one stats script over every queue, 2 round trips — 3 the first time
- * a Redis sees the script), so its cost does not grow with queues or tasks, and a scrape that
- * lands while a dashboard's snapshot is fresh reads nothing at all. Throws what the read throws.
+ * One Prometheus scrape, as exposition text. Its only Redis read is the queue list every
+ * dashboard shares (listQueues: SMEMBERS + one stats script over every queue, 2 round trips —
+ * 3 the first time a Redis sees the script), so its cost does not grow with queues or tasks, and
+ * a scrape that lands while a dashboard's snapshot is fresh reads nothing at all. Throws what
+ * the read throws.
  */
-export async function scrapeMetrics(): Promise<Response> {
+export async function scrapeMetrics(): Promise<string> {
   const started = performance.now();
   const { queues } = await listQueues();
-  return exposition([...queueFamilies(queues), ...consoleFamilies(true, started)]);
+  return renderExposition([...queueFamilies(queues), ...consoleFamilies(true, started)]);
 }
 
 /**
- * Wraps the metrics route so that Redis being down or stalled — whether the read failed or the
- * route refused to send it — is a 200 with `asynqlens_redis_up 0` and no asynq_* series.
+ * The scrape's answer instead of an error when Redis is down or stalled — whether the read
+ * failed or the route refused to send it: `asynqlens_redis_up 0` and no asynq_* series (a 200).
  * Why not a 503: Prometheus stores nothing from a non-2xx scrape, so the 0 would never reach
  * an alert; and `up == 0` must keep meaning "the console is down", not "Redis is". Every other
- * error (authentication, a reply the core cannot read) stays the API's JSON error, and the
- * scrape fails.
+ * error (authentication, a reply the core cannot read) stays the API's JSON error (undefined
+ * here), and the scrape fails.
  */
-export function redisDownAsMetric<A extends unknown[]>(handler: (...args: A) => Promise<Response>) {
-  return async (...args: A): Promise<Response> => {
-    const started = performance.now();
-    const res = await handler(...args);
-    if (res.status !== 503 || (await errorCode(res)) !== 'redis_unavailable') return noStore(res);
-    return exposition(consoleFamilies(false, started));
-  };
-}
-
-async function errorCode(res: Response): Promise<string | undefined> {
-  try {
-    const body = (await res.clone().json()) as { error?: { code?: unknown } };
-    return typeof body.error?.code === 'string' ? body.error.code : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function exposition(families: MetricFamily[]): Response {
-  return noStore(new Response(renderExposition(families), { headers: { 'content-type': EXPOSITION_CONTENT_TYPE } }));
+export function redisDownAsMetric(error: ApiError, startedMs: number): string | undefined {
+  if (error.status !== 503 || error.code !== 'redis_unavailable') return undefined;
+  return renderExposition(consoleFamilies(false, startedMs));
 }
 
 function consoleFamilies(redisUp: boolean, startedMs: number): MetricFamily[] {

@@ -1,13 +1,12 @@
 import 'server-only';
 import type { z } from 'zod';
-import { batchEnqueue, cancelTask, deleteQueue, enqueueTask, moveTask, pauseQueue, precheckEnqueue, resumeQueue, updateTaskPayload } from '@/lib/asynq';
 import type { BatchEnqueueBody, EnqueueBody, EnqueueCheckDto, enqueueCheckBodySchema } from '@/lib/contract/mutations';
 import type { PostAction } from '@/lib/contract/task-actions';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { DETAIL_PAYLOAD_LIMIT, toTaskDto } from '../dto/tasks';
 import { decodePayload } from '../dto/payload';
-import { getInspector, getRedis } from '../redis/client';
+import { getInspector } from '../redis/client';
 import { getQueue } from './queues';
 
 function toOptions(o: EnqueueBody['options'], queue: string) {
@@ -22,7 +21,7 @@ function toOptions(o: EnqueueBody['options'], queue: string) {
 /** Enqueues one task with every asynq option; 409 duplicate_task / task_id_conflict. */
 export async function enqueue(qname: string, body: EnqueueBody): Promise<TaskDto> {
   const payload = decodePayload('payload', body.payload, body.payloadEncoding);
-  const info = await enqueueTask(getRedis(), { type: body.type, payload }, toOptions(body.options, qname), new Date());
+  const info = await getInspector().enqueue({ type: body.type, payload }, toOptions(body.options, qname));
   return toTaskDto(info, DETAIL_PAYLOAD_LIMIT);
 }
 
@@ -32,7 +31,7 @@ export async function enqueueBatch(body: BatchEnqueueBody) {
     task: { type: it.type, payload: decodePayload(`items.${i}.payload`, it.payload, it.payloadEncoding) },
     options: toOptions(it.options, it.queue ?? 'default'),
   }));
-  const results = await batchEnqueue(getRedis(), items, new Date());
+  const results = await getInspector().enqueueBatch(items);
   return {
     results: results.map((r) =>
       r.ok ? r : { ok: false as const, error: { code: r.error.kind, message: r.error.message, ...r.error.details } },
@@ -40,38 +39,42 @@ export async function enqueueBatch(body: BatchEnqueueBody) {
   };
 }
 
-export async function runTaskAction(qname: string, id: string, action: PostAction) {
+/**
+ * Runs or archives a task and answers it as it now is; null for cancel, which only asks the
+ * worker that holds the task to stop (it answers nothing yet: 202).
+ */
+export async function runTaskAction(qname: string, id: string, action: PostAction): Promise<TaskDto | null> {
   if (action === 'cancel') {
-    await cancelTask(getRedis(), qname, id);
-    return Response.json({}, { status: 202 });
+    await getInspector().cancelTask(qname, id);
+    return null;
   }
-  await moveTask(getRedis(), qname, id, action, new Date());
+  await getInspector().moveTask(qname, id, action);
   return toTaskDto(await getInspector().task(qname, id), DETAIL_PAYLOAD_LIMIT);
 }
 
 export async function deleteTask(qname: string, id: string): Promise<undefined> {
-  await moveTask(getRedis(), qname, id, 'delete', new Date());
+  await getInspector().moveTask(qname, id, 'delete');
   return undefined;
 }
 
 export async function updatePayload(qname: string, id: string, payload: string, encoding: 'utf8' | 'base64'): Promise<TaskDto> {
-  await updateTaskPayload(getRedis(), qname, id, decodePayload('payload', payload, encoding) ?? new Uint8Array());
+  await getInspector().updateTaskPayload(qname, id, decodePayload('payload', payload, encoding) ?? new Uint8Array());
   return toTaskDto(await getInspector().task(qname, id), DETAIL_PAYLOAD_LIMIT);
 }
 
 export async function setPaused(qname: string, paused: boolean): Promise<QueueStatsDto> {
-  if (paused) await pauseQueue(getRedis(), qname, new Date());
-  else await resumeQueue(getRedis(), qname);
+  if (paused) await getInspector().pauseQueue(qname);
+  else await getInspector().resumeQueue(qname);
   return getQueue(qname);
 }
 
 export async function removeQueue(qname: string, force: boolean): Promise<undefined> {
-  await deleteQueue(getRedis(), qname, force);
+  await getInspector().deleteQueue(qname, force);
   return undefined;
 }
 
 /** The lock and task-ID situation an enqueue would meet; a read, allowed read-only. */
 export async function checkEnqueue(qname: string, body: z.infer<typeof enqueueCheckBodySchema>): Promise<EnqueueCheckDto> {
   const payload = decodePayload('payload', body.payload, body.payloadEncoding);
-  return precheckEnqueue(getRedis(), { queue: qname, type: body.type, payload, unique: body.unique, taskId: body.taskId });
+  return getInspector().precheckEnqueue({ queue: qname, type: body.type, payload, unique: body.unique, taskId: body.taskId });
 }

@@ -1,15 +1,23 @@
 import 'server-only';
-import { actOnMatches, isAsynqError, searchTasks, type ActResult } from '@/lib/asynq';
-import type { SearchActBody, SearchActResultDto, SearchPageDto, SearchPreviewDto, SearchQuery } from '@/lib/contract/search';
+import type { ActResult } from '@/lib/asynq';
+import type {
+  SearchActBody,
+  SearchActProgressDto,
+  SearchActResultDto,
+  SearchPageDto,
+  SearchPreviewDto,
+  SearchQuery,
+} from '@/lib/contract/search';
 import { LIST_PAYLOAD_LIMIT, toTaskDto } from '../dto/tasks';
-import { getRedis } from '../redis/client';
+import { progressStream } from '../http/ndjson';
+import { getInspector } from '../redis/client';
 
 /**
  * One page of a task search. Reads at most 5,000 tasks from Redis (1,000 per call) and stops
- * early once `size` matches are found; closing the request stops it between calls.
+ * early once `size` matches are found; `signal` (the client gone) stops it between calls.
  */
 export async function search(q: SearchQuery, signal: AbortSignal): Promise<SearchPageDto> {
-  const page = await searchTasks(getRedis(), q.filter, { cursor: q.cursor, size: q.size, signal });
+  const page = await getInspector().search(q.filter, { cursor: q.cursor, size: q.size, signal });
   return {
     tasks: page.tasks.map((t) => toTaskDto(t, LIST_PAYLOAD_LIMIT)),
     cursor: page.cursor,
@@ -35,27 +43,11 @@ function toDto(r: ActResult, preview: boolean): SearchPreviewDto | SearchActResu
 }
 
 /**
- * Counts (preview) or runs / archives / deletes every match. When the client accepts
- * `application/x-ndjson` the response streams `{"progress":{scanned,total,matched,succeeded,
- * failed}}` lines every 10,000 tasks scanned and ends with `{"result":...}` (or `{"error":...}`);
- * otherwise it answers once, at the end. Closing the request stops it between Redis calls.
+ * Counts (preview) or runs / archives / deletes every match, reporting progress every 10,000
+ * tasks scanned. `signal` stops it between Redis calls.
  */
-export async function actOnSearch(body: SearchActBody, req: Request): Promise<Response> {
-  const run = async (onProgress?: (p: unknown) => void) =>
-    toDto(await actOnMatches(getRedis(), body.filter, body.action, body.preview, { signal: req.signal, onProgress }), body.preview);
-  if (!(req.headers.get('accept') ?? '').includes('application/x-ndjson')) return Response.json(await run());
-  const encoder = new TextEncoder();
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (v: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(v)}\n`));
-      try {
-        send({ result: await run((progress) => send({ progress })) });
-      } catch (err) {
-        const code = isAsynqError(err) ? err.kind : 'internal';
-        send({ error: { code, message: err instanceof Error ? err.message : String(err) } });
-      }
-      controller.close();
-    },
-  });
-  return new Response(stream, { headers: { 'content-type': 'application/x-ndjson' } });
+export function actOnSearch(body: SearchActBody, signal: AbortSignal) {
+  return progressStream<SearchActProgressDto, SearchPreviewDto | SearchActResultDto>(async (onProgress) =>
+    toDto(await getInspector().actOnMatches(body.filter, body.action, body.preview, { signal, onProgress }), body.preview),
+  );
 }

@@ -24,12 +24,6 @@ export async function getTask(qname: string, id: string): Promise<TaskDto> {
 }
 
 /** The raw payload bytes, for download and for payloads past the detail view's limit. */
-export async function getTaskPayload(qname: string, id: string): Promise<Response> {
-  const bytes = await getInspector().taskPayload(qname, id);
-  return new Response(Buffer.from(bytes), {
-    headers: {
-      'content-type': 'application/octet-stream',
-      'content-disposition': `attachment; filename="${encodeURIComponent(id)}.bin"`,
-    },
-  });
+export function getTaskPayload(qname: string, id: string): Promise<Uint8Array> {
+  return getInspector().taskPayload(qname, id);
 }

@@ -4,4 +4,5 @@ import { rerunHandlerNotFound } from '@/lib/server/services/triage';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = route({ body: rerunBodySchema, mutates: true }, ({ body, req }) => rerunHandlerNotFound(body, req));
+/** With `Accept: application/x-ndjson`, progress lines then the result (see route()). */
+export const POST = route({ body: rerunBodySchema, mutates: true }, ({ body, signal }) => rerunHandlerNotFound(body, signal));

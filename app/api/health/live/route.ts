@@ -1,11 +1,12 @@
-import { getLiveness, noStore } from '@/lib/server/services/health';
+import { getLiveness } from '@/lib/server/services/health';
 
 export const dynamic = 'force-dynamic';
 
 /**
- * Liveness: 200 whenever the process answers. Not wrapped in route(), whose connection gate
- * would touch Redis: a Redis outage must never get the console restarted.
+ * Liveness: 200 whenever the process answers. Not wrapped in route(): it reads no input and
+ * must touch nothing (no Redis gate, no configuration), so a Redis outage never gets the
+ * console restarted. Never cached, like every probe.
  */
 export function GET(): Response {
-  return noStore(Response.json(getLiveness()));
+  return Response.json(getLiveness(), { headers: { 'cache-control': 'no-store' } });
 }

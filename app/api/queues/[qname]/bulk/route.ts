@@ -5,6 +5,7 @@ import { runBulk } from '@/lib/server/services/bulk';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = route({ params: queueParams, body: bulkBodySchema, mutates: true }, ({ params, body, req }) =>
-  runBulk(params.qname, body, req),
+/** With `Accept: application/x-ndjson`, progress lines then the result (see route()). */
+export const POST = route({ params: queueParams, body: bulkBodySchema, mutates: true }, ({ params, body, signal }) =>
+  runBulk(params.qname, body, signal),
 );

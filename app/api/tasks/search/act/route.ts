@@ -4,4 +4,5 @@ import { actOnSearch } from '@/lib/server/services/search';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = route({ body: searchActBodySchema, mutates: true }, ({ body, req }) => actOnSearch(body, req));
+/** With `Accept: application/x-ndjson`, progress lines then the result (see route()). */
+export const POST = route({ body: searchActBodySchema, mutates: true }, ({ body, signal }) => actOnSearch(body, signal));
