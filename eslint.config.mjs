@@ -1,4 +1,4 @@
-// Lint rules that hold the house style (3.1 layers, 3.3 naming, 3.9 types): type-checked
+// Lint rules that hold ARCHITECTURE.md (section 1: layers, no cycles, naming): type-checked
 // TypeScript, the one-way import direction between layers, and kebab-case file names.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,18 +17,18 @@ const CODE_FILES = ['**/*.{ts,tsx,js,jsx,mjs,cjs}'];
 
 const ioredis = {
   group: ['ioredis', 'ioredis/**'],
-  message: 'Redis I/O belongs in lib/asynq and lib/server (house style 3.1).',
+  message: 'Redis I/O belongs in lib/asynq and lib/server (ARCHITECTURE.md 1.4).',
 };
 const frameworks = {
   group: ['next', 'next/**', '@next/**', 'react', 'react/**', 'react-*', 'react-*/**', '@tanstack/react-*', 'server-only'],
-  message: 'lib/asynq is plain Node: no Next.js, React or server-only (house style 3.1).',
+  message: 'lib/asynq is plain Node: no Next.js, React or server-only (ARCHITECTURE.md 1).',
 };
 const layer = (dir, message) => ({ group: [`@/${dir}`, `@/${dir}/**`], message });
-const asynq = layer('lib/asynq', 'Reach the protocol core through lib/server (house style 3.1).');
-const server = layer('lib/server', 'lib/server is server glue; this layer must not depend on it (house style 3.1).');
+const asynq = layer('lib/asynq', 'Reach the protocol core through lib/server (ARCHITECTURE.md 1).');
+const server = layer('lib/server', 'lib/server is server glue; this layer must not depend on it (ARCHITECTURE.md 1).');
 const query = layer('lib/query', 'lib/query is the client data layer; this layer must not depend on it.');
 const upward = ['lib/contract', 'app', 'components'].map((dir) =>
-  layer(dir, 'lib/asynq must not import the layers above it (house style 3.1).'),
+  layer(dir, 'lib/asynq must not import the layers above it (ARCHITECTURE.md 1).'),
 );
 
 // A later config block *replaces* an earlier block's options for the same rule, so every scope
@@ -97,17 +97,17 @@ export default defineConfig([
             {
               target: './lib/asynq',
               from: ['./lib/server', './lib/contract', './lib/query', './app', './components'],
-              message: 'lib/asynq must not import the layers above it (house style 3.1).',
+              message: 'lib/asynq must not import the layers above it (ARCHITECTURE.md 1).',
             },
             {
               target: ['./components', './lib/query'],
               from: ['./lib/server', './lib/asynq'],
-              message: 'Client code reaches data through lib/query and lib/contract (house style 3.1).',
+              message: 'Client code reaches data through lib/query and lib/contract (ARCHITECTURE.md 1).',
             },
             {
               target: './lib/contract',
               from: ['./lib/server', './lib/asynq', './lib/query'],
-              message: 'lib/contract is isomorphic schemas with no I/O (house style 3.1).',
+              message: 'lib/contract is isomorphic schemas with no I/O (ARCHITECTURE.md 1).',
             },
           ],
         },
