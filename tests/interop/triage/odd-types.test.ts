@@ -5,18 +5,19 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as nf from '@/app/api/handler-not-found/route';
 import { handlerNotFoundMessage } from '@/lib/asynq';
 import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
+import { consoleRoutes } from '../../support/console-routes';
 import { get, openTriageRedis } from '../../integration/triage/helpers';
-import { goDump, goEnqueueMany, noGo, requireGo, startTriageServe, waitFor, type GoTarget, type TriageServe } from './go';
+import { asynqGo, goDump, goEnqueueMany, startTriageServe, waitFor, type GoTarget, type TriageServe } from './go';
 
 const DB = 77;
+const routes = await consoleRoutes();
 const Q = 'odd';
 const TYPES = ['plain:type', 'quote"in', 'back\\slash', 'tab\there', 'nbsp\u00a0x', 'zw\u200bj', 'del\u007f', 'bell\u0007', 'é:日本', 'bom\ufeff', 'emoji😀', 'nel\u0085', 'ls\u2028'];
-requireGo('not-found detection of odd type names');
+asynqGo.requireGo('not-found detection of odd type names');
 
-describe.skipIf(noGo)('not-found failures of odd type names written by Go', () => {
+describe.skipIf(asynqGo.noGo)('not-found failures of odd type names written by Go', () => {
   let redis: Redis;
   let target: GoTarget;
   let server: TriageServe | undefined;
@@ -41,7 +42,7 @@ describe.skipIf(noGo)('not-found failures of odd type names written by Go', () =
     });
     // Our rendering of Go's %q is exact, byte for byte.
     for (const t of dump.tasks[Q]!.archived) expect(t.lastError, JSON.stringify(t.type)).toBe(handlerNotFoundMessage(t.type));
-    const r = await get(nf.GET, '/api/handler-not-found');
+    const r = await get(routes.notFound.GET, '/api/handler-not-found');
     expect(r.body.groups.map((g: { taskType: string }) => g.taskType).sort()).toEqual([...TYPES].sort());
     for (const g of r.body.groups) expect(g).toMatchObject({ archived: 1, message: handlerNotFoundMessage(g.taskType) });
   });
