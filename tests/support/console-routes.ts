@@ -2,7 +2,8 @@
  * Every route module of the console's HTTP API (app/api), imported in one place, for tests that
  * call the route handlers in-process (tests/support/call-route). Set the Redis and auth settings
  * first: the modules read them on their first request, and Vitest gives every file a module
- * graph of its own. After freshConsole() (a reset module graph), call it again for new modules.
+ * graph of its own. A case that needs other settings in the same file takes the routes that
+ * freshConsole() returns (a reset module graph, a new connection).
  */
 export async function consoleRoutes() {
   const [
@@ -61,3 +62,8 @@ export async function consoleRoutes() {
 }
 
 export type ConsoleRoutes = Awaited<ReturnType<typeof consoleRoutes>>;
+
+/** The names of the routes that answer `method`. */
+export type RoutesWith<M extends 'GET' | 'POST' | 'PATCH' | 'DELETE'> = {
+  [K in keyof ConsoleRoutes]: M extends keyof ConsoleRoutes[K] ? K : never;
+}[keyof ConsoleRoutes];

@@ -4,26 +4,19 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
-import { callRoute, type Handler } from '../../support/call-route';
+import { callRoute } from '../../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 
 const DB = 1;
 let redis: Redis;
-let routes: Record<'queues' | 'queue' | 'history' | 'tasks' | 'task' | 'payload' | 'groups', { GET: Handler }>;
+let routes: ConsoleRoutes;
 
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
-  routes = {
-    queues: await import('@/app/api/queues/route'),
-    queue: await import('@/app/api/queues/[qname]/route'),
-    history: await import('@/app/api/queues/[qname]/history/route'),
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-    task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-    payload: await import('@/app/api/queues/[qname]/tasks/[taskId]/payload/route'),
-    groups: await import('@/app/api/queues/[qname]/groups/route'),
-  };
+  routes = await consoleRoutes();
   redis = await openTestRedis(DB);
 });
 afterAll(() => redis.quit());

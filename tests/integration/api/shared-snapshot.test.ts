@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { countCommands } from '../../support/command-counter';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
@@ -23,8 +24,7 @@ afterAll(() => redis.quit());
 describe('shared snapshots', () => {
   it('serves 20 concurrent viewers of the queue list with one Redis read', async () => {
     await seedPending(redis, newTaskMessage({ type: 't', queue: 'q' }));
-    const queues = await import('@/app/api/queues/route');
-    const pause = await import('@/app/api/queues/[qname]/pause/route');
+    const { queues, pause } = await consoleRoutes();
     await callRoute(queues.GET, '/api/queues'); // loads the script
     await callRoute(pause.POST, '/api/x', { qname: 'q' }, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '@/package.json' with { type: 'json' };
 import { healthProbeSchema, livenessSchema } from '@/lib/contract/health';
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { countCommands } from '../../support/command-counter';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
@@ -23,12 +24,9 @@ beforeAll(async () => {
 });
 afterAll(() => redis.quit());
 
-const health = () => import('@/app/api/health/route');
-const live = () => import('@/app/api/health/live/route');
-
 describe('GET /api/health', () => {
   it('answers 200 with the Redis version, address, mode, latency and app version', async () => {
-    const { GET } = await health();
+    const { GET } = (await consoleRoutes()).health;
     const res = await callRoute(GET, '/api/health');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -48,7 +46,7 @@ describe('GET /api/health', () => {
   });
 
   it('reads Redis on every probe (one INFO), sharing only a probe already in flight', async () => {
-    const { GET } = await health();
+    const { GET } = (await consoleRoutes()).health;
     const sequential = await countCommands(testRedisUrl(DB), DB, async () => {
       for (let i = 0; i < 3; i++) expect((await callRoute(GET, '/api/health')).status).toBe(200);
     });
@@ -61,7 +59,7 @@ describe('GET /api/health', () => {
 
 describe('GET /api/health/live', () => {
   it('answers 200 without sending Redis anything', async () => {
-    const { GET } = await live();
+    const { GET } = (await consoleRoutes()).live;
     const { result, commands } = await countCommands(testRedisUrl(DB), DB, () => callRoute(() => Promise.resolve(GET()), '/api/health/live'));
     expect(commands).toEqual([]);
     expect(result.status).toBe(200);

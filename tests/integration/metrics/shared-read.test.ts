@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { countCommands } from '../../support/command-counter';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
@@ -24,9 +25,7 @@ afterAll(() => redis.quit());
 describe('scrapes share the dashboard snapshot', () => {
   it('serves 10 scrapes and 10 queue lists with one Redis read', async () => {
     await seedPending(redis, newTaskMessage({ type: 't', queue: 'shared' }));
-    const metrics = await import('@/app/api/metrics/route');
-    const queues = await import('@/app/api/queues/route');
-    const pause = await import('@/app/api/queues/[qname]/pause/route');
+    const { metrics, queues, pause } = await consoleRoutes();
     await callRoute(queues.GET, '/api/queues'); // loads the script
     // A mutation clears every snapshot, so the next read is fresh and must see the pause.
     const paused = await callRoute(pause.POST, '/api/x', { qname: 'shared' }, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
