@@ -2,27 +2,16 @@
  * The mutation routes against a real Redis: asynq's rules and texts, the guards, and that a
  * refused request changes nothing.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { callRoute, type Handler, type JsonBody } from '../../support/call-route';
-import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
+import { useConsoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
 const DB = 3;
-let redis: Redis;
-let r: ConsoleRoutes;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  r = await consoleRoutes();
-  redis = await openTestRedis(DB);
-});
-afterAll(() => redis.quit());
-beforeEach(() => redis.flushdb());
+const { redis, routes: r } = await useConsoleRoutes(DB);
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const post = (handler: Handler, params: Record<string, string>, body: unknown = {}, headers: Record<string, string> = JSON_HEADERS) =>

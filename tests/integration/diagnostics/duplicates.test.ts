@@ -2,30 +2,15 @@
  * Duplicate scan on a real Redis: exact and near groups across states, sampling, bad records,
  * the SORT_RO and Lua read paths, and the job routes (start, poll, cancel, resolve).
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDuplicateScan, keys as k, type TaskMessage } from '@/lib/asynq';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { callRoute } from '../../support/call-route';
-import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { useConsoleRoutes } from '../../support/console-routes';
 
 const DB = 52;
-let redis: Redis;
-let r: ConsoleRoutes;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  redis = await openTestRedis(DB);
-  r = await consoleRoutes();
-});
-beforeEach(async () => {
-  await redis.flushdb();
-});
-afterAll(async () => {
-  await redis.quit();
-});
+const { redis, routes: r } = await useConsoleRoutes(DB);
 
 const task = (queue: string, type: string, payload: unknown, over: Partial<TaskMessage> = {}) =>
   newTaskMessage({ type, queue, payload: typeof payload === 'string' ? Buffer.from(payload) : json(payload), ...over });

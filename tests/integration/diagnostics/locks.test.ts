@@ -2,31 +2,16 @@
  * Lock listing on a real Redis: every finding, the holder's state and TTL, paging with the
  * SCAN cursor, queue names with glob characters, the cross-queue view, and the HTTP routes.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys as k, listAllLocks, listQueueLocks, type LockInfo } from '@/lib/asynq';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import type { TaskMessage } from '@/lib/asynq';
 import { callRoute } from '../../support/call-route';
-import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { useConsoleRoutes } from '../../support/console-routes';
 
 const DB = 50;
-let redis: Redis;
-let routes: ConsoleRoutes;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  redis = await openTestRedis(DB);
-  routes = await consoleRoutes();
-});
-beforeEach(async () => {
-  await redis.flushdb();
-});
-afterAll(async () => {
-  await redis.quit();
-});
+const { redis, routes } = await useConsoleRoutes(DB);
 
 const nowSec = () => Math.floor(Date.now() / 1000);
 

@@ -53,14 +53,3 @@ export async function startTriageServe(t: GoTarget, args: string[]): Promise<Tri
     stop: () => go.stop(),
   };
 }
-
-/** Polls `check` every 50 ms until it returns a truthy value; throws with `what` on timeout. */
-export async function waitFor<T>(what: string, check: () => Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -9,9 +9,10 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
 import { consoleRoutes } from '../../support/console-routes';
+import { waitFor } from '../../integration/worker/helpers';
 import { get, openTriageRedis, postNdjson } from '../../integration/triage/helpers';
 import type { GoTask } from '../go-dump';
-import { asynqGo, goDump, goEnqueueMany, startTriageServe, waitFor, type GoTarget, type TriageServe } from './go';
+import { asynqGo, goDump, goEnqueueMany, startTriageServe, type GoTarget, type TriageServe } from './go';
 
 const DB = 75;
 const routes = await consoleRoutes();
@@ -51,7 +52,7 @@ describe.skipIf(asynqGo.noGo)('handler-not-found incident with real asynq server
       const d = await goDump(target);
       const t = d.tasks[Q];
       return t && t.archived.length === 4 && t.retry.length === 3 && t.completed.length === 2 ? d : null;
-    });
+    }, 20_000);
     const goFailed: GoTask[] = [...dump.tasks[Q]!.archived, ...dump.tasks[Q]!.retry].filter((t) => t.type === TYPE);
     expect(goFailed).toHaveLength(7);
     const goServerIds = dump.servers.map((s) => s.id);
@@ -107,7 +108,7 @@ describe.skipIf(asynqGo.noGo)('handler-not-found incident with real asynq server
       const d = await goDump(target);
       const t = d.tasks[Q]!;
       return t.completed.filter((x) => x.type === TYPE).length === 9 && t.pending.length === 0 && t.active.length === 0 ? d : null;
-    });
+    }, 20_000);
     const after = done.tasks[Q]!;
     expect(after.archived.filter((t) => t.type === TYPE)).toEqual([]);
     expect(after.retry).toEqual([]);

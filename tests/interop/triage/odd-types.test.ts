@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlerNotFoundMessage } from '@/lib/asynq';
 import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
 import { consoleRoutes } from '../../support/console-routes';
+import { waitFor } from '../../integration/worker/helpers';
 import { get, openTriageRedis } from '../../integration/triage/helpers';
-import { asynqGo, goDump, goEnqueueMany, startTriageServe, waitFor, type GoTarget, type TriageServe } from './go';
+import { asynqGo, goDump, goEnqueueMany, startTriageServe, type GoTarget, type TriageServe } from './go';
 
 const DB = 77;
 const routes = await consoleRoutes();
@@ -39,7 +40,7 @@ describe.skipIf(asynqGo.noGo)('not-found failures of odd type names written by G
     const dump = await waitFor('Go to archive every task', async () => {
       const d = await goDump(target);
       return d.tasks[Q]?.archived.length === TYPES.length ? d : null;
-    });
+    }, 20_000);
     // Our rendering of Go's %q is exact, byte for byte.
     for (const t of dump.tasks[Q]!.archived) expect(t.lastError, JSON.stringify(t.type)).toBe(handlerNotFoundMessage(t.type));
     const r = await get(routes.notFound.GET, '/api/handler-not-found');

@@ -4,6 +4,7 @@
  * through the one harness (../go-harness), typed for the suites here and for
  * tests/integration/search, which builds its data with them.
  */
+import type { GoTask } from '../go-dump';
 import { goHarness, redisArgs } from '../go-harness';
 
 export const asynqGo = goHarness('write');
@@ -30,21 +31,8 @@ export interface GoEnqueueRequest {
   headers?: Record<string, string>;
 }
 
-export interface GoTaskJson {
-  id: string;
-  queue: string;
-  type: string;
-  payloadBase64: string | null;
-  state: string;
-  maxRetry: number;
-  retried: number;
-  lastError: string;
-  group: string;
-  headers: Record<string, string>;
-}
-
 export type GoEnqueueResult =
-  | { ok: true; task: GoTaskJson }
+  | { ok: true; task: GoTask }
   | { ok: false; error: string; duplicate: boolean; idConflict: boolean };
 
 export async function goEnqueue(db: number, req: GoEnqueueRequest): Promise<GoEnqueueResult> {
