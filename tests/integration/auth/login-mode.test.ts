@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callRoute, type Handler } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { PASSWORD, SECRET, sessionCookie, usersEnv } from './support';
 
@@ -26,12 +27,13 @@ beforeAll(async () => {
   process.env.ASYNQLENS_SESSION_SECRET = SECRET;
   process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator'], ['victor', 'viewer'], ['tom', 'viewer']]);
   redis = await openTestRedis(DB);
-  login = (await import('@/app/api/auth/login/route')).POST;
-  logout = (await import('@/app/api/auth/logout/route')).POST;
-  me = (await import('@/app/api/auth/me/route')).GET;
-  queues = (await import('@/app/api/queues/route')).GET;
-  pause = (await import('@/app/api/queues/[qname]/pause/route')).POST;
-  health = (await import('@/app/api/health/route')).GET;
+  const routes = await consoleRoutes();
+  login = routes.login.POST;
+  logout = routes.logout.POST;
+  me = routes.me.GET;
+  queues = routes.queues.GET;
+  pause = routes.pause.POST;
+  health = routes.health.GET;
   proxy = (await import('@/proxy')).proxy;
 });
 beforeEach(async () => {

@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { NextRequest } from 'next/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callRoute, type Handler } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { SECRET, sessionCookie, usersEnv } from './support';
 
@@ -33,9 +34,10 @@ const doPause = (headers: Record<string, string>) => callRoute(pause, '/api/queu
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
   redis = await openTestRedis(DB);
-  queues = (await import('@/app/api/queues/route')).GET;
-  pause = (await import('@/app/api/queues/[qname]/pause/route')).POST;
-  me = (await import('@/app/api/auth/me/route')).GET;
+  const routes = await consoleRoutes();
+  queues = routes.queues.GET;
+  pause = routes.pause.POST;
+  me = routes.me.GET;
   proxy = (await import('@/proxy')).proxy;
 });
 beforeEach(async () => {
@@ -138,7 +140,7 @@ describe('/api/metrics', () => {
       expect(gate(bearer(TOKEN), '/metrics').headers.get('x-middleware-next'), mode).toBe('1');
       expect(gate(bearer('metrics-token-wrong-value'), '/metrics').status, mode).toBe(401);
     }
-    const metrics = (await import('@/app/api/metrics/route')).GET as Handler;
+    const metrics = (await consoleRoutes()).metrics.GET as Handler;
     process.env.ASYNQLENS_AUTH = 'login';
     expect((await callRoute(metrics, '/api/metrics', {}, { headers: bearer(TOKEN) })).status).toBe(200);
     expect((await callRoute(metrics, '/api/metrics', {}, { headers: bearer('metrics-token-wrong-value') })).status).toBe(401);

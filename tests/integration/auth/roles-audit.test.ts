@@ -10,6 +10,7 @@ import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
 import { AUDITED_ROUTES } from '@/lib/server/audit/actions';
 import { callRoute, type Handler } from '../../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { SECRET, WRITE_METHODS, apiRoutes, asHandler, fill, sessionCookie, usersEnv, type RouteFile } from './support';
@@ -17,6 +18,7 @@ import { SECRET, WRITE_METHODS, apiRoutes, asHandler, fill, sessionCookie, users
 const DB = 91;
 let redis: Redis;
 let routes: RouteFile[];
+let api: ConsoleRoutes;
 const json = { 'content-type': 'application/json' };
 const viewer = sessionCookie('victor', 'viewer');
 const operator = sessionCookie('alice', 'operator');
@@ -47,6 +49,7 @@ beforeAll(async () => {
   process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator'], ['victor', 'viewer']]);
   redis = await openTestRedis(DB);
   routes = await apiRoutes();
+  api = await consoleRoutes();
 });
 beforeEach(async () => {
   await redis.flushdb();
@@ -98,7 +101,7 @@ describe('mutation routes', () => {
 
 describe('an operator', () => {
   it('archives all pending tasks; the audit record names user, action, target and count', async () => {
-    const bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST as Handler;
+    const bulk = api.bulk.POST as Handler;
     for (let i = 0; i < 3; i++) await seedPending(redis, newTaskMessage({ type: 't', queue: 'q' }));
     const res = await callRoute(bulk, '/api/queues/q/bulk', { qname: 'q' }, { method: 'POST', headers: { ...json, cookie: operator }, body: JSON.stringify({ action: 'archive', state: 'pending' }) });
     expect(res.status).toBe(200);
@@ -119,7 +122,7 @@ describe('an operator', () => {
   });
 
   it('streams a bulk delete; the record is written when the stream ends, with the final count', async () => {
-    const bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST as Handler;
+    const bulk = api.bulk.POST as Handler;
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       const m = newTaskMessage({ type: 't', queue: 'q' });
@@ -140,7 +143,7 @@ describe('an operator', () => {
   });
 
   it('counts a mutation its handler refused (4xx: nothing changed) as a refusal, not a record', async () => {
-    const action = (await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST as Handler;
+    const action = api.action.POST as Handler;
     await redis.sadd('asynq:queues', 'q');
     const res = await callRoute(action, '/api/queues/q/tasks/nope/run', { qname: 'q', taskId: 'nope', action: 'run' }, { method: 'POST', headers: { ...json, cookie: operator }, body: '{}' });
     expect(res.status).toBe(404);
@@ -152,8 +155,8 @@ describe('an operator', () => {
 
   it('keeps the log capped at ASYNQLENS_AUDIT_MAX; GET /api/audit pages it newest first for any signed-in user', async () => {
     process.env.ASYNQLENS_AUDIT_MAX = '3';
-    const pause = (await import('@/app/api/queues/[qname]/pause/route')).POST as Handler;
-    const list = (await import('@/app/api/audit/route')).GET as Handler;
+    const pause = api.pause.POST as Handler;
+    const list = api.audit.GET as Handler;
     await redis.sadd('asynq:queues', ...['a', 'b', 'c', 'd']);
     try {
       for (const q of ['a', 'b', 'c', 'd']) {
