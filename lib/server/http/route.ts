@@ -59,7 +59,7 @@ export function route<
   return async (req: Request, ctx: Ctx): Promise<Response> => {
     let user: Principal | null;
     try {
-      user = requirePrincipal(req);
+      user = await requirePrincipal(req);
     } catch (err) {
       return toErrorResponse(err);
     }
