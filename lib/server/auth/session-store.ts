@@ -36,6 +36,9 @@ async function exec(m: ReturnType<RedisClient['multi']>): Promise<unknown[]> {
   return replies.map(([, v]) => v);
 }
 
+/** A session key lives for the idle timeout, never past the session's absolute expiry (whole ms, at least 1). */
+const ttlMs = (idleMs: number, expMs: number, now: number): number => Math.max(1, Math.ceil(Math.min(idleMs, expMs - now)));
+
 export interface SessionRef {
   user: string;
   sid: string;
@@ -53,7 +56,7 @@ export async function createSession(redis: RedisClient, s: SessionRef, idleMs: n
   const [, , , over] = await exec(
     redis
       .multi()
-      .set(sessionKey(s.user, s.sid), '1', 'PX', Math.max(1, Math.min(idleMs, s.expMs - now)))
+      .set(sessionKey(s.user, s.sid), '1', 'PX', ttlMs(idleMs, s.expMs, now))
       .zadd(index, s.expMs, s.sid)
       .zremrangebyscore(index, '-inf', now)
       .zrange(index, 0, -(MAX_SESSIONS_PER_USER + 1))
@@ -71,7 +74,7 @@ export async function createSession(redis: RedisClient, s: SessionRef, idleMs: n
  */
 export async function touchSession(redis: RedisClient, s: SessionRef, idleMs: number, now = Date.now()): Promise<boolean> {
   if ((live.get(s.sid) ?? 0) > now) return true;
-  const alive = (await redis.pexpire(sessionKey(s.user, s.sid), Math.max(1, Math.min(idleMs, s.expMs - now)))) === 1;
+  const alive = (await redis.pexpire(sessionKey(s.user, s.sid), ttlMs(idleMs, s.expMs, now))) === 1;
   live.delete(s.sid);
   if (alive) {
     live.set(s.sid, now + CACHE_MS);

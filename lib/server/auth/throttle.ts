@@ -44,7 +44,7 @@ const busy = (addr: string) => `${PREFIX}:busy:${addr}`;
 
 /** The delay owed after `n` failures when `free` cost nothing: 0, then 1×, 2×, 4× … the first delay, capped. */
 export function delayAfter(n: number, free: number, p: ThrottlePolicy): number {
-  return n < free ? 0 : Math.min(p.firstDelayMs * 2 ** Math.min(n - free, 30), p.maxDelayMs);
+  return n < free ? 0 : Math.ceil(Math.min(p.firstDelayMs * 2 ** Math.min(n - free, 30), p.maxDelayMs));
 }
 
 export interface Attempt {
@@ -63,33 +63,48 @@ async function exec(m: ReturnType<RedisClient['multi']>): Promise<unknown[]> {
 }
 
 /**
- * Whether an attempt may go on to the password check. One round trip (MULTI: SET NX, two GETs),
- * plus one more (MULTI of one or two SET NX) when a delay applies. An admitted attempt holds
- * its address until {@link settle}.
+ * Whether an attempt may go on to the password check. One round trip (MULTI: SET NX, two GETs,
+ * two PTTLs), plus one (SET NX) when the account's delay applies and one (DEL) when refused.
+ * An admitted attempt holds its address until {@link settle}.
  */
 export async function admit(redis: RedisClient, a: Attempt, p: ThrottlePolicy = DEFAULT_POLICY): Promise<Gate> {
-  const [free, addrN, userN] = await exec(redis.multi().set(busy(a.addr), '1', 'PX', p.busyMs, 'NX').get(fails('addr', a.addr)).get(fails('user', a.account)));
+  const [free, addrN, userN, addrWait, userWait] = await exec(
+    redis.multi().set(busy(a.addr), '1', 'PX', p.busyMs, 'NX').get(fails('addr', a.addr)).get(fails('user', a.account)).pttl(turn('addr', a.addr)).pttl(turn('user', a.account)),
+  );
   if (free !== 'OK') return { ok: false, retryAfterMs: 1000 };
-  const byAddr = delayAfter(Number(addrN ?? 0), p.freePerAddress, p);
+  const refuse = async (ms: number): Promise<Gate> => {
+    await redis.del(busy(a.addr));
+    return { ok: false, retryAfterMs: Math.max(1000, ms) };
+  };
+  // The address's turn key (set by settle) lives for its delay; only this address's one
+  // in-flight attempt reads it, so reading is enough.
+  if (delayAfter(Number(addrN ?? 0), p.freePerAddress, p) > 0 && Number(addrWait) > 0) return refuse(Number(addrWait));
   const byUser = Number(addrN ?? 0) > 0 ? delayAfter(Number(userN ?? 0), p.freePerAccount, p) : 0;
-  if (byAddr === 0 && byUser === 0) return { ok: true };
-  // A turn key lives for the delay: taking it is the one attempt that delay allows.
-  const m = redis.multi();
-  if (byAddr > 0) m.set(turn('addr', a.addr), '1', 'PX', byAddr, 'NX');
-  if (byUser > 0) m.set(turn('user', a.account), '1', 'PX', byUser, 'NX');
-  const taken = await exec(m);
-  if (taken.every((r) => r === 'OK')) return { ok: true };
-  const waits = await exec(redis.multi().pttl(turn('addr', a.addr)).pttl(turn('user', a.account)));
-  await redis.del(busy(a.addr));
-  return { ok: false, retryAfterMs: Math.max(1000, ...waits.map(Number)) };
+  if (byUser === 0) return { ok: true };
+  // The account's turn is shared by every address that failed recently: the first to find it
+  // gone takes it (SET NX), so parallel attempts from many addresses still get one turn.
+  if (Number(userWait) > 0) return refuse(Number(userWait));
+  if ((await redis.set(turn('user', a.account), '1', 'PX', byUser, 'NX')) === 'OK') return { ok: true };
+  return refuse(Number(await redis.pttl(turn('user', a.account))));
 }
 
-/** Ends an admitted attempt: a failure is counted against the address and the account (one MULTI). */
+/**
+ * Ends an admitted attempt. A failure is counted against the address and the account (one
+ * MULTI) and, once past the free ones, starts the delay before the next attempt (a second MULTI
+ * setting the turn keys): the delay runs from the failure, not from the attempt before.
+ */
 export async function settle(redis: RedisClient, a: Attempt, failed: boolean, p: ThrottlePolicy = DEFAULT_POLICY): Promise<void> {
-  const m = redis.multi();
-  if (failed) {
-    m.incr(fails('addr', a.addr)).pexpire(fails('addr', a.addr), p.windowMs);
-    m.incr(fails('user', a.account)).pexpire(fails('user', a.account), p.windowMs);
+  if (!failed) {
+    await redis.del(busy(a.addr));
+    return;
   }
+  const [addrN, , userN] = await exec(
+    redis.multi().incr(fails('addr', a.addr)).pexpire(fails('addr', a.addr), p.windowMs).incr(fails('user', a.account)).pexpire(fails('user', a.account), p.windowMs),
+  );
+  const m = redis.multi();
+  const byAddr = delayAfter(Number(addrN), p.freePerAddress, p);
+  const byUser = delayAfter(Number(userN), p.freePerAccount, p);
+  if (byAddr > 0) m.set(turn('addr', a.addr), '1', 'PX', byAddr);
+  if (byUser > 0) m.set(turn('user', a.account), '1', 'PX', byUser);
   await exec(m.del(busy(a.addr)));
 }
