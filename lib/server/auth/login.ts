@@ -51,7 +51,8 @@ export async function login(req: Request, body: LoginBody): Promise<Response> {
   const maxAge = Math.round(cfg.sessionHours * 3600);
   const iat = Math.floor(now / 1000);
   const claims = { u: user.name, r: user.role, iat, exp: iat + maxAge, sid: newSessionId(), fp: userFingerprint(user, cfg.sessionSecret) };
-  await createSession(redis, { user: user.name, sid: claims.sid, expMs: claims.exp * 1000 }, cfg.sessionIdleMinutes * 60_000, now);
+  // Expiry to the millisecond in the index, so that the cap ends the oldest sessions first.
+  await createSession(redis, { user: user.name, sid: claims.sid, expMs: now + maxAge * 1000 }, cfg.sessionIdleMinutes * 60_000, now);
   const value = signSession(claims, cfg.sessionSecret);
   return new Response(null, { status: 204, headers: { 'set-cookie': setCookieHeader(value, { path: cookiePath(cfg), maxAgeSeconds: maxAge, secure: cookieSecure(cfg, req) }) } });
 }
