@@ -2,7 +2,8 @@
  * Sign-in on a second server with ASYNQLENS_AUTH=login: a wrong then the right password, the
  * landing on the page that asked for it, the signed-in user in the sidebar; a viewer sees no
  * mutation controls and the API refuses its mutation with 403 forbidden_role; an operator
- * pauses a queue and finds it on /audit; Sign out returns to /login.
+ * pauses a queue and finds it on /audit; Sign out returns to /login and the old cookie no longer
+ * opens the API; the launcher's peer address cannot be forged to escape the sign-in throttle.
  */
 import assert from 'node:assert/strict';
 import * as k from '../../lib/asynq/keys';
@@ -52,8 +53,11 @@ const specs: Spec[] = [
         await row.getByText('done').waitFor();
         await screenshot(page, 'audit');
 
+        const signedOut = (await tp.context.cookies()).find((c) => c.name === 'asynqlens_session')!;
         await account.getByRole('button', { name: 'Sign out' }).click();
         await page.waitForURL((u) => u.pathname === '/login');
+        const copied = await fetch(`${app.url}/api/queues`, { headers: { cookie: `asynqlens_session=${signedOut.value}` } });
+        assert.equal(copied.status, 401, 'a copy of the signed-out cookie is refused');
         await page.goto('/audit');
         await page.waitForURL((u) => u.pathname === '/login');
 
@@ -92,9 +96,23 @@ const specs: Spec[] = [
         await vp.page.waitForURL((u) => u.pathname === '/login', { timeout: 20_000 });
         assert.equal(new URL(vp.page.url()).searchParams.get('next'), paths.queue(QUEUE));
         assert.deepEqual([...tp.errors, ...vp.errors], []);
+
+        // The launcher stamps each request with its TCP peer: a client naming another peer (or
+        // X-Forwarded-For, untrusted here) in every attempt is still one address to the throttle.
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const res = await fetch(`${app.url}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-asynqlens-peer': `198.51.100.${i}`, 'x-forwarded-for': `203.0.113.${i}` },
+            body: JSON.stringify({ username: 'vic', password: `guess ${i}` }),
+          });
+          statuses.push(res.status);
+        }
+        assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+        assert.equal(await redis.exists('asynqlens:{login}:fails:addr:127.0.0.1'), 1, 'counted against the real peer');
       } finally {
         await app.stop();
-        await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit');
+        await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit', ...(await redis.keys('asynqlens:{login}:*')), ...(await redis.keys('asynqlens:{session:*')));
         await redis.srem(k.ALL_QUEUES, QUEUE);
       }
     },
