@@ -1,6 +1,7 @@
 /**
  * ASYNQLENS_AUTH=login: sign-in, the session cookie (flags, tampering, expiry, revocation by
- * configuration), the throttle, and the gate in proxy.ts and in every route.
+ * configuration and by sign-out), and the gate in proxy.ts and in every route. The throttle and
+ * server-side sessions have their own files (throttle.test.ts, sessions.test.ts).
  */
 import type { Redis } from 'ioredis';
 import { NextRequest } from 'next/server';
