@@ -24,22 +24,26 @@ export function AccountMenu({ basePath }: { basePath: string }) {
   }
 
   return (
-    <div data-testid="account" className="flex items-center gap-1.5 px-4 pb-2 text-xs">
-      <span className="min-w-0 truncate font-medium text-fg" title={account.user}>
-        {account.user}
-      </span>
-      <Badge tone={account.role === 'operator' ? 'accent' : 'neutral'} title={account.role === 'viewer' ? 'viewer role: read only' : 'operator role: reads and changes'}>
-        {account.role}
-      </Badge>
-      {account.mode === 'login' && (
-        <>
+    <div data-testid="account" className="px-4 pb-2 text-xs">
+      <div className="flex items-center gap-1.5">
+        <span className="min-w-0 truncate font-medium text-fg" title={account.user}>
+          {account.user}
+        </span>
+        <Badge tone={account.role === 'operator' ? 'accent' : 'neutral'} title={account.role === 'viewer' ? 'viewer role: read only' : 'operator role: reads and changes'}>
+          {account.role}
+        </Badge>
+        {account.mode === 'login' && (
           <Button variant="ghost" size="sm" className="ml-auto" disabled={pending} onClick={() => void signOut(false)}>
             Sign out
           </Button>
-          <Button variant="ghost" size="sm" disabled={pending} title="End every session of this user, on every device" onClick={() => void signOut(true)}>
-            Everywhere
+        )}
+      </div>
+      {account.mode === 'login' && (
+        <div className="flex justify-end">
+          <Button variant="ghost" size="sm" disabled={pending} title={`End every session of ${account.user}, on every device`} onClick={() => void signOut(true)}>
+            Sign out everywhere
           </Button>
-        </>
+        </div>
       )}
     </div>
   );

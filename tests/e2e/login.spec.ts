@@ -54,7 +54,7 @@ const specs: Spec[] = [
         await screenshot(page, 'audit');
 
         const signedOut = (await tp.context.cookies()).find((c) => c.name === 'asynqlens_session')!;
-        await account.getByRole('button', { name: 'Sign out' }).click();
+        await account.getByRole('button', { name: 'Sign out', exact: true }).click();
         await page.waitForURL((u) => u.pathname === '/login');
         const copied = await fetch(`${app.url}/api/queues`, { headers: { cookie: `asynqlens_session=${signedOut.value}` } });
         assert.equal(copied.status, 401, 'a copy of the signed-out cookie is refused');
@@ -96,6 +96,24 @@ const specs: Spec[] = [
         await vp.page.waitForURL((u) => u.pathname === '/login', { timeout: 20_000 });
         assert.equal(new URL(vp.page.url()).searchParams.get('next'), paths.queue(QUEUE));
         assert.deepEqual([...tp.errors, ...vp.errors], []);
+
+        // Sign out everywhere, from one of two browsers signed in as olga, ends the other's too.
+        const signInAs = async (who: string) => {
+          const p = await newPage({ baseUrl: app.url, width: 1280, height: 800 });
+          await p.page.goto('/login');
+          await p.page.getByLabel('User name').fill(who);
+          await p.page.getByLabel('Password').fill(PASSWORD);
+          await p.page.getByRole('button', { name: 'Sign in' }).click();
+          await p.page.getByTestId('account').getByText(who).waitFor();
+          return p;
+        };
+        const [one, two] = [await signInAs('olga'), await signInAs('olga')];
+        const otherCookie = (await two.context.cookies()).find((c) => c.name === 'asynqlens_session')!;
+        await one.page.getByTestId('account').getByRole('button', { name: 'Sign out everywhere' }).click();
+        await one.page.waitForURL((u) => u.pathname === '/login');
+        const other = await fetch(`${app.url}/api/queues`, { headers: { cookie: `asynqlens_session=${otherCookie.value}` } });
+        assert.equal(other.status, 401, 'the other browser is signed out too');
+        assert.deepEqual([...one.errors, ...two.errors], []);
 
         // The launcher stamps each request with its TCP peer: a client naming another peer (or
         // X-Forwarded-For, untrusted here) in every attempt is still one address to the throttle.
