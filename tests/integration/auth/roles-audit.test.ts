@@ -20,8 +20,7 @@ let redis: Redis;
 let routes: RouteFile[];
 let api: ConsoleRoutes;
 const json = { 'content-type': 'application/json' };
-const viewer = sessionCookie('victor', 'viewer');
-const operator = sessionCookie('alice', 'operator');
+let viewer: string, operator: string;
 
 /**
  * Write-method routes that only read, each for a stated reason; every other one is a mutation.
@@ -33,6 +32,7 @@ const READS_BY_WRITE_METHOD: Record<string, string> = {
   'DELETE /api/queues/[qname]/duplicates': 'cancels an in-memory scan; Redis is not changed',
   'POST /api/auth/login': 'sign-in',
   'POST /api/auth/logout': 'sign-out',
+  'POST /api/auth/logout-everywhere': 'sign-out of every session of the caller',
 };
 
 function writeRoutes(): { key: string; handler: Handler; method: string; pattern: string }[] {
@@ -53,6 +53,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await redis.flushdb();
+  [viewer, operator] = await Promise.all([sessionCookie('victor', 'viewer'), sessionCookie('alice', 'operator')]);
 });
 afterAll(async () => {
   await redis.quit();
