@@ -26,12 +26,16 @@ const INVISIBLE_SOURCE =
 /** The same set without tab, line feed and carriage return: for payload and error bodies. */
 const INVISIBLE_KEEP_LINES_SOURCE = INVISIBLE_SOURCE.replace('\\u0000-\\u001F', '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F');
 
+// Joiners and combining marks (U+200D, U+034F) stand alone in these classes on purpose: each
+// is matched, and shown, one code unit at a time.
+/* eslint-disable no-misleading-character-class */
 const TEST = new RegExp(INVISIBLE_SOURCE);
 const TEST_KEEP_LINES = new RegExp(INVISIBLE_KEEP_LINES_SOURCE);
 const SPLIT = new RegExp(`(${INVISIBLE_SOURCE})`);
 const SPLIT_KEEP_LINES = new RegExp(`(${INVISIBLE_KEEP_LINES_SOURCE})`);
 const REPLACE = new RegExp(INVISIBLE_SOURCE, 'g');
 const REPLACE_KEEP_LINES = new RegExp(INVISIBLE_KEEP_LINES_SOURCE, 'g');
+/* eslint-enable no-misleading-character-class */
 
 export interface DisplayOptions {
   /** Keep tab, LF and CR as they are (multi-line bodies shown in a <pre>). */
