@@ -16,7 +16,7 @@ export function GroupFilter({ qname, group, onChange }: { qname: string; group: 
       Group
       <Select value={group ?? ''} onChange={(e) => onChange(e.target.value || undefined)} aria-label="Aggregation group">
         <option value="">All groups ({groups.length})</option>
-        {group && !groups.some((g) => g.group === group) && <option value={group}>{group}</option>}
+        {group && !groups.some((g) => g.group === group) && <option value={group}>{escapeText(group)}</option>}
         {groups.map((g) => (
           <option key={g.group} value={g.group}>
             {escapeText(g.group)} ({g.size})
