@@ -23,7 +23,7 @@ export function SafeText({ text, keepLineBreaks }: Props) {
             key={i}
             data-escaped={codePointLabel(s.codePoint)}
             title={`${codePointLabel(s.codePoint)}: an invisible or control character, shown escaped`}
-            className="mx-px rounded-sm bg-warning-soft px-0.5 font-mono text-[0.9em] text-warning ring-1 ring-warning/30 ring-inset"
+            className="mx-px inline-block rounded-sm bg-warning-soft px-0.5 font-mono text-[0.9em] text-warning ring-1 ring-warning/30 ring-inset"
           >
             {s.text}
           </span>

@@ -46,7 +46,7 @@ const specs: Spec[] = [
       assert.equal(await link.innerText(), escaped(DISPLAY_QUEUE));
       await showsEscaped(link, DISPLAY_QUEUE, 'overview row');
       assert.equal(await link.getAttribute('title'), escaped(DISPLAY_QUEUE), 'the tooltip is escaped too');
-      const side = page.getByRole('navigation').locator(`a[href="${paths.queue(DISPLAY_QUEUE)}"]`);
+      const side = page.locator('aside').locator(`a[href="${paths.queue(DISPLAY_QUEUE)}"]`);
       assert.equal(await side.first().innerText(), escaped(DISPLAY_QUEUE), 'sidebar entry');
       await noRawCharacters(page, 'overview');
       await link.scrollIntoViewIfNeeded();
