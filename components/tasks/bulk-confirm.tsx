@@ -8,6 +8,7 @@ import type { BulkResultDto } from '@/lib/contract/mutations';
 import type { BulkAction } from '@/lib/contract/task-actions';
 import { useBulkAction, useTaskAction } from '@/lib/query/task-mutations';
 import { ACTION_LABEL, plural } from './task-actions';
+import { SafeText } from '@/components/ui/safe-text';
 
 export interface BulkRequest {
   action: BulkAction;
@@ -61,13 +62,14 @@ export function BulkConfirm({ qname, request, onDone, onCancel }: { qname: strin
     >
       {page ? (
         <p>
-          Task <code className="font-mono break-all text-fg">{ids?.[0]}</code> will be deleted from queue <strong className="break-all text-fg">{qname}</strong>. This cannot be undone.
+          Task <code className="font-mono break-all text-fg"><SafeText text={ids?.[0] ?? ''} /></code> will be deleted from queue <strong className="break-all text-fg"><SafeText text={qname} /></strong>. This cannot be undone.
         </p>
       ) : (
         <p>
           {ids ? 'The' : 'All'} <strong className="text-fg">{what}</strong> {ids ? 'you selected' : ''}
-          {group && !ids && <> of group <strong className="break-all text-fg">{group}</strong></>} in queue{' '}
-          <strong className="break-all text-fg">{qname}</strong> will be {ACTION_LABEL[action].outcome}.
+          {group && !ids && <> of group <strong className="break-all text-fg"><SafeText text={group} /></strong></>} in queue{' '}
+          <strong className="break-all text-fg"><SafeText text={qname} /></strong> will be
+ {ACTION_LABEL[action].outcome}.
           {!ids && ' Tasks that enter this state before the action runs are included.'}
           {action === 'delete' && ' This cannot be undone.'}
         </p>
