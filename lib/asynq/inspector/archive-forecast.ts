@@ -40,7 +40,7 @@ export async function forecastArchive(redis: RedisClient, qname: string, adding:
   const key = k.archivedKey(qname);
   const [[, member], [e1, card], [e2, old]] = (await execPipeline(redis, (p) =>
     p.sismember(k.ALL_QUEUES, qname).zcard(key).zcount(key, '-inf', cutoff),
-  )) as [Error | null, unknown][] as [[Error | null, unknown], [Error | null, unknown], [Error | null, unknown]];
+  )) as [[Error | null, unknown], [Error | null, unknown], [Error | null, unknown]];
   if (member !== 1) throw queueNotFound(op, qname);
   if (e1) throw e1;
   if (e2) throw e2;
