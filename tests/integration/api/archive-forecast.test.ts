@@ -99,3 +99,17 @@ describe('archive past the limit', () => {
     expect(rec).not.toHaveProperty('trimmed');
   });
 });
+
+describe('search act preview', () => {
+  it('counts the matches per queue, which the archive confirmation forecasts one by one', async () => {
+    await seed('sa', 0, 0, 3);
+    await seed('sb', 0, 0, 2);
+    const act = (await import('@/app/api/tasks/search/act/route')).POST;
+    const { status, body } = await callRoute(act, '/api/tasks/search/act', {}, {
+      ...post, body: JSON.stringify({ filter: { queue: ['sa', 'sb'], state: ['pending'] }, action: 'archive', preview: true }),
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ preview: true, count: 5, byQueue: { sa: 3, sb: 2 } });
+    expect(await redis.llen(k.pendingKey('sa'))).toBe(3);
+  });
+});
