@@ -16,6 +16,7 @@ export const phase = 'write';
 
 const FULL = 'e2e-archive-full';
 const ROOMY = 'e2e-archive-roomy';
+const SEARCHED = 'e2e-archive-searched';
 
 async function seed(redis: Redis, qname: string, archived: number, pending: number) {
   const now = Math.floor(Date.now() / 1000);
@@ -74,6 +75,26 @@ const specs: Spec[] = [
       await confirm.click();
       await page.getByText('Archived 3 tasks').waitFor();
       assert.equal(await redis.zcard(k.archivedKey(ROOMY)), 13);
+      assert.deepEqual(tp.errors, []);
+    },
+  },
+  {
+    name: 'search: archive-all matches past the limit names the queue to type; the result gives the tasks trimmed',
+    run: async ({ newPage, redis }) => {
+      await seed(redis, SEARCHED, 9_999, 4);
+      const tp = await newPage();
+      const { page } = tp;
+      await page.goto(paths.search([['queue', SEARCHED], ['state', 'pending']]));
+      await page.getByRole('status', { name: 'Search progress' }).getByText('4 matches').waitFor();
+      await page.getByRole('region', { name: 'Act on matches' }).getByRole('button', { name: 'Archive all…' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('4 archived tasks will be deleted.').waitFor();
+      const confirm = dialog.getByRole('button', { name: 'Archive 4' });
+      assert.equal(await confirm.isDisabled(), true);
+      await dialog.getByLabel(`Type ${SEARCHED} to confirm`).fill(SEARCHED);
+      await confirm.click();
+      await dialog.getByText("asynq's archive limit deleted 4 older archived tasks to make room.").waitFor();
+      assert.equal(await redis.zcard(k.archivedKey(SEARCHED)), 9_999);
       assert.deepEqual(tp.errors, []);
     },
   },
