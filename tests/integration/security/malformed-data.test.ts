@@ -8,10 +8,11 @@
  */
 import type { Redis } from 'ioredis';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys as k } from '@/lib/asynq';
+import { createInspector, keys as k } from '@/lib/asynq';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { callRoute, type Handler } from '../../support/call-route';
+import { countCommands } from '../../support/command-counter';
 import { freshConsole } from '../../support/fresh-console';
 import { snapshot as redisSnapshot } from '../../support/redis-snapshot';
 import { testRedisUrl, useTestRedis } from '../../support/test-redis';
@@ -59,6 +60,11 @@ interface Kind {
   unreadable: ((q: string) => { key: string; expected: string; found: string }) | null;
   /** A task whose row must carry this problem (corruptions of one task, not of the queue). */
   taskProblem?: { state: string; problem: RegExp };
+  /**
+   * The key scans pass over and name in `unreadable`: the duplicate scan (every state but
+   * active) and, when `failures`, the failure scan (pending, scheduled, retry, archived).
+   */
+  scanSkips?: { key: (q: string) => string | string[]; failures: boolean };
 }
 
 const wrong = (key: (q: string) => string, expected: string, found: string) => (q: string) => ({ key: key(q), expected, found });
@@ -68,17 +74,17 @@ const KINDS: Kind[] = [
   { name: 'failed total counter is not a number', corrupt: (q) => redis.set(k.failedTotalKey(q), '12abc'), unreadable: wrong(k.failedTotalKey, 'integer string', 'string "12abc"') },
   { name: "today's processed counter is a hash", corrupt: (q) => redis.hset(k.processedKey(q, today()), 'a', '1'), unreadable: wrong((q) => k.processedKey(q, today()), 'string', 'hash') },
   { name: "today's failed counter is a list", corrupt: (q) => redis.rpush(k.failedKey(q, today()), 'x'), unreadable: wrong((q) => k.failedKey(q, today()), 'string', 'list') },
-  { name: 'pending list is a string', corrupt: async (q) => { await redis.del(k.pendingKey(q)); await redis.set(k.pendingKey(q), 'x'); }, unreadable: wrong(k.pendingKey, 'list', 'string') },
+  { name: 'pending list is a string', corrupt: async (q) => { await redis.del(k.pendingKey(q)); await redis.set(k.pendingKey(q), 'x'); }, unreadable: wrong(k.pendingKey, 'list', 'string'), scanSkips: { key: k.pendingKey, failures: true } },
   { name: 'active list is a string', corrupt: (q) => redis.set(k.activeKey(q), 'x'), unreadable: wrong(k.activeKey, 'list', 'string') },
   { name: 'active list is a hash', corrupt: (q) => redis.hset(k.activeKey(q), 'a', 'b'), unreadable: wrong(k.activeKey, 'list', 'hash') },
-  { name: 'pending list is a set', corrupt: async (q) => { await redis.del(k.pendingKey(q)); await redis.sadd(k.pendingKey(q), 'x'); }, unreadable: wrong(k.pendingKey, 'list', 'set') },
-  { name: 'scheduled zset is a list', corrupt: (q) => redis.rpush(k.scheduledKey(q), 'x'), unreadable: wrong(k.scheduledKey, 'zset', 'list') },
-  { name: 'retry zset is a list', corrupt: async (q) => { await redis.del(k.retryKey(q)); await redis.rpush(k.retryKey(q), 'x'); }, unreadable: wrong(k.retryKey, 'zset', 'list') },
-  { name: 'archived zset is a string', corrupt: (q) => redis.set(k.archivedKey(q), 'x'), unreadable: wrong(k.archivedKey, 'zset', 'string') },
-  { name: 'completed zset is a list', corrupt: (q) => redis.rpush(k.completedKey(q), 'x'), unreadable: wrong(k.completedKey, 'zset', 'list') },
+  { name: 'pending list is a set', corrupt: async (q) => { await redis.del(k.pendingKey(q)); await redis.sadd(k.pendingKey(q), 'x'); }, unreadable: wrong(k.pendingKey, 'list', 'set'), scanSkips: { key: k.pendingKey, failures: true } },
+  { name: 'scheduled zset is a list', corrupt: (q) => redis.rpush(k.scheduledKey(q), 'x'), unreadable: wrong(k.scheduledKey, 'zset', 'list'), scanSkips: { key: k.scheduledKey, failures: true } },
+  { name: 'retry zset is a list', corrupt: async (q) => { await redis.del(k.retryKey(q)); await redis.rpush(k.retryKey(q), 'x'); }, unreadable: wrong(k.retryKey, 'zset', 'list'), scanSkips: { key: k.retryKey, failures: true } },
+  { name: 'archived zset is a string', corrupt: (q) => redis.set(k.archivedKey(q), 'x'), unreadable: wrong(k.archivedKey, 'zset', 'string'), scanSkips: { key: k.archivedKey, failures: true } },
+  { name: 'completed zset is a list', corrupt: (q) => redis.rpush(k.completedKey(q), 'x'), unreadable: wrong(k.completedKey, 'zset', 'list'), scanSkips: { key: k.completedKey, failures: false } },
   { name: 'paused key is a hash', corrupt: (q) => redis.hset(k.pausedKey(q), 'a', 'b'), unreadable: wrong(k.pausedKey, 'string', 'hash') },
-  { name: 'group registry is a string', corrupt: (q) => redis.set(k.allGroups(q), 'x'), unreadable: wrong(k.allGroups, 'set', 'string') },
-  { name: 'a group zset is a list', corrupt: async (q) => { await redis.sadd(k.allGroups(q), 'g1'); await redis.rpush(k.groupKey(q, 'g1'), 'x'); }, unreadable: wrong((q) => k.groupKey(q, 'g1'), 'zset', 'list') },
+  { name: 'group registry is a string', corrupt: (q) => redis.set(k.allGroups(q), 'x'), unreadable: wrong(k.allGroups, 'set', 'string'), scanSkips: { key: k.allGroups, failures: false } },
+  { name: 'a group zset is a list', corrupt: async (q) => { await redis.sadd(k.allGroups(q), 'g1'); await redis.rpush(k.groupKey(q, 'g1'), 'x'); }, unreadable: wrong((q) => k.groupKey(q, 'g1'), 'zset', 'list'), scanSkips: { key: (q) => k.groupKey(q, 'g1'), failures: false } },
   {
     name: 'oldest pending task hash is a string',
     corrupt: async (q) => { await redis.rpush(k.pendingKey(q), 'old'); await redis.set(k.taskKey(q, 'old'), 'x'); },
@@ -110,7 +116,7 @@ const KINDS: Kind[] = [
     taskProblem: { state: 'retry', problem: /msg is/ },
   },
   { name: 'unique lock is a hash', corrupt: async (q) => { const m = newTaskMessage({ type: 't', queue: q, uniqueKey: k.uniqueKey(q, 't', null) }); await seedPending(redis, m); await redis.hset(m.uniqueKey, 'a', 'b'); }, unreadable: null },
-  { name: 'a queue of asynq:queues with only odd keys', queue: 'we{ird', corrupt: async (q) => { await redis.sadd(k.ALL_QUEUES, q); await redis.set(k.pendingKey(q), 'x'); await redis.hset(k.scheduledKey(q), 'a', 'b'); }, unreadable: wrong(k.pendingKey, 'list', 'string') },
+  { name: 'a queue of asynq:queues with only odd keys', queue: 'we{ird', corrupt: async (q) => { await redis.sadd(k.ALL_QUEUES, q); await redis.set(k.pendingKey(q), 'x'); await redis.hset(k.scheduledKey(q), 'a', 'b'); }, unreadable: wrong(k.pendingKey, 'list', 'string'), scanSkips: { key: (q) => [k.pendingKey(q), k.scheduledKey(q)], failures: true } },
   { name: 'a queue of asynq:queues with no keys at all', queue: 'ghost', corrupt: (q) => redis.sadd(k.ALL_QUEUES, q), unreadable: null },
 ];
 
@@ -137,6 +143,10 @@ async function loadRoutes() {
 
 beforeEach(async () => {
   freshConsole({ REDIS_URL: testRedisUrl(DB) });
+  // Each case is new data under the same names: no scan or view of the previous case may answer.
+  const g = globalThis as { asynqlensScanJobs?: unknown; asynqlensViews?: unknown };
+  delete g.asynqlensScanJobs;
+  delete g.asynqlensViews;
   routes = await loadRoutes();
 });
 
@@ -205,6 +215,7 @@ describe.each(KINDS)('$name', (kind) => {
       expect([q, locks.status]).toEqual([q, 200]);
       const dups = await untilComplete(routes.duplicates.GET, `/api/queues/${e}/duplicates`, p);
       expect([q, dups.status, dups.body.error]).toEqual([q, 200, undefined]);
+      expect(dups.body.unreadable).toEqual(q === bad && kind.scanSkips ? [kind.scanSkips.key(bad)].flat() : []);
     }
     if (kind.taskProblem) {
       const res = await get(routes.tasks.GET, `/api/queues/${bad}/tasks?state=${kind.taskProblem.state}&size=100`, { qname: bad });
@@ -219,6 +230,7 @@ describe.each(KINDS)('$name', (kind) => {
     const failures = await untilComplete(routes.failures.GET, '/api/failures?wait=5000');
     expect(failures.status, JSON.stringify(failures.body)).toBe(200);
     expect(failures.body.queues).toContain(good);
+    expect(failures.body.unreadable).toEqual(kind.scanSkips?.failures ? [kind.scanSkips.key(bad)].flat() : []);
     const notFound = await untilComplete(routes.notFound.GET, '/api/handler-not-found?wait=5000');
     expect(notFound.status, JSON.stringify(notFound.body)).toBe(200);
     const everyLock = await get(routes.locks.GET, '/api/locks');
@@ -229,5 +241,23 @@ describe.each(KINDS)('$name', (kind) => {
 
     // Reads only: nothing was "repaired".
     expect(await redisSnapshot(redis)).toEqual(before);
+  });
+});
+
+describe('the cost of isolating a malformed queue', () => {
+  it('lists queues in the same two commands with or without a corrupt one (one TYPE inside the script for the bad key)', async () => {
+    for (let i = 0; i < 20; i++) await seedGood(`q${i}`);
+    const inspector = createInspector(redis);
+    await inspector.queues(); // the script loaded, as on a running server
+    const healthy = await countCommands(testRedisUrl(DB), DB, () => inspector.queues());
+    await redis.set(k.activeKey('q7'), 'x');
+    await redis.set(k.processedTotalKey('q8'), 'notanumber');
+    const corrupt = await countCommands(testRedisUrl(DB), DB, () => inspector.queues());
+    expect(healthy.commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(corrupt.commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(healthy.scriptCommands).not.toContain('type');
+    expect(corrupt.scriptCommands.filter((c) => c === 'type')).toEqual(['type']);
+    expect(corrupt.result.filter((q) => q.problem).map((q) => q.queue)).toEqual(['q7', 'q8']);
+    expect(corrupt.result.find((q) => q.queue === 'q9')).toMatchObject({ size: 8, problem: null });
   });
 });
