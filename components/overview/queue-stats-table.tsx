@@ -46,7 +46,7 @@ export function QueueStatsTable({ queues }: { queues: QueueStatsDto[] }) {
         {queues.map((q) => {
           const rate = errorRate(q.processed, q.failed);
           return (
-            <TR key={q.queue} className="hover:bg-hover">
+            <TR key={q.queue} className={cn('hover:bg-hover', q.problem && 'bg-danger-soft')}>
               <TD className="max-w-64">
                 <div className="flex items-center gap-2">
                   <Link href={paths.queue(q.queue)} className="truncate font-medium hover:underline" title={escapeText(q.queue)}>
@@ -60,6 +60,11 @@ export function QueueStatsTable({ queues }: { queues: QueueStatsDto[] }) {
                     </span>
                   )}
                 </div>
+                {q.problem && (
+                  <div className="truncate text-xs text-danger" title={q.problem} data-testid="queue-unreadable">
+                    {q.unreadable ? `${q.unreadable.key}: ${q.unreadable.found}, expected ${q.unreadable.expected}` : q.problem}
+                  </div>
+                )}
               </TD>
               {STATES.map((s) => (
                 <TD key={s} className="tabular text-right">

@@ -28,10 +28,15 @@ export function QueueHeader({ qname, stats, readOnly }: { qname: string; stats: 
 
           </span>
           {stats?.paused && <Badge tone="amber">paused</Badge>}
+          {stats?.problem && <Badge tone="red">unreadable</Badge>}
         </span>
       }
       meta={
-        stats && (
+        stats?.problem ? (
+          <span role="alert" className="text-danger" data-testid="queue-unreadable">
+            Counts unavailable: {stats.problem}
+          </span>
+        ) : stats && (
           <>
             <span>{formatNumber(stats.size)} tasks</span>
             <span>·</span>

@@ -108,6 +108,21 @@ export interface QueueStats {
    * Cluster a queue whose name starts with `}` has keys in many slots and is listed this way.
    */
   problem: string | null;
+  /**
+   * When the queue's own data is malformed (a key of the wrong type, a counter that is not a
+   * number), the first key found so, the type asynq writes there and what Redis holds instead;
+   * `problem` then says the same in words. null for a readable queue.
+   */
+  unreadable: UnreadableKey | null;
+}
+
+/** A key whose content is not what asynq writes there. */
+export interface UnreadableKey {
+  key: string;
+  /** What asynq writes there: `list`, `zset`, `string`, `integer string`, `hash`, `set`. */
+  expected: string;
+  /** Redis' TYPE of the key, or for a string the value found, e.g. `string "notanumber"`. */
+  found: string;
 }
 
 /** One day of a queue's counters. */

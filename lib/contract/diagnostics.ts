@@ -105,6 +105,8 @@ export const duplicatesReportSchema = z.object({
   scanned: z.number(),
   total: z.number(),
   skipped: z.number(),
+  /** Keys passed over because they hold another type than asynq writes (at most 100). */
+  unreadable: z.array(z.string()),
   exactGroups: z.number(),
   nearGroups: z.number(),
   /** Tasks beyond the first of each exact group. */

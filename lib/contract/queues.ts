@@ -26,8 +26,13 @@ export const queueStatsSchema = z.object({
   latencySeconds: z.number(),
   memoryUsageBytes: z.number().nullable(),
   timestamp: z.string(),
-  /** Why this queue cannot be read (e.g. a name that breaks Redis Cluster slotting), else null. */
+  /**
+   * Why this queue cannot be read (a name that breaks Redis Cluster slotting, a key of the wrong
+   * type, a counter that is not a number), else null. Its counts are then 0.
+   */
   problem: z.string().nullable(),
+  /** For malformed data: the first bad key, the type asynq writes there and what Redis holds. */
+  unreadable: z.object({ key: z.string(), expected: z.string(), found: z.string() }).nullable(),
 });
 export type QueueStatsDto = z.infer<typeof queueStatsSchema>;
 

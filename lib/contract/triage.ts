@@ -26,6 +26,8 @@ export const scanProgressSchema = z.object({
   total: z.number(),
   /** Tasks whose hash or msg was missing or not a TaskMessage. */
   skipped: z.number(),
+  /** Keys passed over because they hold another type than asynq writes (at most 100). */
+  unreadable: z.array(z.string()),
   startedAt: isoTime,
   finishedAt: isoTime,
 });

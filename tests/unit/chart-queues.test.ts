@@ -9,7 +9,7 @@ import type { QueueStatsDto } from '@/lib/contract/queues';
 const stats = (queue: string, size: number, problem: string | null = null): QueueStatsDto => ({
   queue, paused: false, pausedSince: null, size, pending: size, active: 0, scheduled: 0, retry: 0, archived: 0,
   completed: 0, aggregating: 0, aggregatingExact: true, groups: 0, processed: 0, failed: 0, processedTotal: 0,
-  failedTotal: 0, latencySeconds: 0, memoryUsageBytes: null, timestamp: '2026-11-30T00:00:00Z', problem,
+  failedTotal: 0, latencySeconds: 0, memoryUsageBytes: null, timestamp: '2026-11-30T00:00:00Z', problem, unreadable: null,
 });
 
 describe('chartQueues', () => {

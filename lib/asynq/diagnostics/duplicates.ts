@@ -10,8 +10,8 @@ import type { TaskState } from '../states';
 import { DuplicateGrouper, type DuplicateGroup } from './duplicate-groups';
 import { scanQueues } from '../task-source/queues';
 import { forEachSlice, type Slice } from '../task-source/slices';
-import { listStructures, sizeStructures, type Structure } from '../task-source/structures';
-import { readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
+import { listStructures, type Structure } from '../task-source/structures';
+import { noteUnreadable, readableStructures, readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
 
 /** Every state but active (tasks being processed right now are not worth deduplicating). */
 export const DEFAULT_DUPLICATE_STATES: readonly TaskState[] = ['pending', 'scheduled', 'retry', 'archived', 'completed', 'aggregating'];
@@ -52,16 +52,16 @@ export function createDuplicateScan(redis: RedisClient, qname: string, opts: Dup
   assertQueueSlot(redis, 'scanDuplicates', qname);
   const states = opts.states ?? DEFAULT_DUPLICATE_STATES;
   const grouper = new DuplicateGrouper(states, { samples: opts.samples ?? 20 });
-  const progress: ScanProgress = { complete: false, scanned: 0, total: 0, skipped: 0 };
+  const progress: ScanProgress = { complete: false, scanned: 0, total: 0, skipped: 0, unreadable: [] };
 
   let sources: Structure[] | null = null;
 
   async function prepare(): Promise<void> {
     if (sources) return;
     await scanQueues(redis, 'scanDuplicates', [qname]);
-    const found = await listStructures(redis, qname, states);
-    progress.total = (await sizeStructures(redis, found)).reduce((a, b) => a + b, 0);
-    sources = found;
+    const { sources: readable, sizes } = await readableStructures(redis, await listStructures(redis, qname, states, noteUnreadable(progress)), progress);
+    progress.total = sizes.reduce((a, b) => a + b, 0);
+    sources = readable;
   }
 
   function group(slice: Slice): void {
@@ -71,7 +71,7 @@ export function createDuplicateScan(redis: RedisClient, qname: string, opts: Dup
 
   async function run(): Promise<void> {
     await prepare();
-    await forEachSlice(redis, sources!, group, { maxSlice: opts.batchSize, signal: opts.signal });
+    await forEachSlice(redis, sources!, group, { maxSlice: opts.batchSize, signal: opts.signal, onUnreadable: noteUnreadable(progress) });
     if (opts.signal?.aborted) return;
     progress.complete = true;
   }

@@ -5,11 +5,11 @@ import type { Cluster } from 'ioredis';
 import { assertQueueSlot, isCluster, queueSlot, queueSlotProblem } from '../topology';
 import type { RedisClient } from '../redis-client';
 import { explainRedirect, isUnreachable } from '../unavailable';
-import { queueNotFound, invalidArgument } from '../errors';
+import { failedPrecondition, invalidArgument, queueNotFound } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { execPipeline, pipeScript, runScript } from '../scripts';
-import type { DailyStats, QueueStats } from '../types';
+import type { DailyStats, QueueStats, UnreadableKey } from '../types';
 
 /** Groups summed exactly before the aggregating count turns into a sample estimate. */
 const EXACT_GROUP_LIMIT = 32;
@@ -50,13 +50,26 @@ function statsArgs(qnames: readonly string[]): string[] {
   return [String(EXACT_GROUP_LIMIT), ...qnames.flatMap((q) => [k.taskKeyPrefix(q), k.groupKeyPrefix(q)])];
 }
 
+/** A counter asynq writes with INCR: absent (0) or a decimal integer. */
+function counter(r: unknown): number | 'bad' {
+  const t = asText(r);
+  if (t === null) return 0;
+  return /^-?\d+$/.test(t) ? Number(t) : 'bad';
+}
+
+/** Where the counters sit in a stats row, which is also where their keys sit in statsKeys. */
+const COUNTERS = [6, 7, 8, 9] as const;
+
 function toQueueStats(qname: string, row: unknown[], now: Date): QueueStats {
   const n = (i: number) => asNumber(row[i]) ?? 0;
   const [pending, active, scheduled, retry, archived, completed] = [0, 1, 2, 3, 4, 5].map(n) as [
     number, number, number, number, number, number,
   ];
+  const [processed, failed, processedTotal, failedTotal] = COUNTERS.map((i) => counter(row[i])) as number[];
   const aggregating = n(12);
-  const pausedAt = asNumber(row[10]);
+  // asynq pauses with SET paused <Unix seconds> and tests only that the key exists.
+  const pausedText = asText(row[10]);
+  const pausedAt = pausedText !== null && /^\d+$/.test(pausedText) ? Number(pausedText) : null;
   const pendingSince = asText(row[14]);
   let latencyMs = 0;
   if (pendingSince !== null && /^\d+$/.test(pendingSince) && pendingSince !== '0') {
@@ -65,7 +78,7 @@ function toQueueStats(qname: string, row: unknown[], now: Date): QueueStats {
   }
   return {
     queue: qname,
-    paused: row[10] !== null && row[10] !== undefined,
+    paused: pausedText !== null,
     pausedSince: pausedAt !== null && pausedAt > 0 ? new Date(pausedAt * 1000) : null,
     size: pending + active + scheduled + retry + archived + completed + aggregating,
     pending,
@@ -77,20 +90,45 @@ function toQueueStats(qname: string, row: unknown[], now: Date): QueueStats {
     aggregating,
     aggregatingExact: n(13) === 1,
     groups: n(11),
-    processed: n(6),
-    failed: n(7),
-    processedTotal: n(8),
-    failedTotal: n(9),
+    processed: processed!,
+    failed: failed!,
+    processedTotal: processedTotal!,
+    failedTotal: failedTotal!,
     latencyMs,
     memoryUsageBytes: null,
     timestamp: now,
     problem: null,
+    unreadable: null,
   };
 }
 
 /** The row of a queue that cannot be read, carrying the reason instead of counts. */
-function problemRow(qname: string, problem: string, now: Date): QueueStats {
-  return { ...toQueueStats(qname, [], now), problem };
+function problemRow(qname: string, problem: string, now: Date, unreadable: UnreadableKey | null = null): QueueStats {
+  return { ...toQueueStats(qname, [], now), problem, unreadable };
+}
+
+function unreadableRow(qname: string, bad: UnreadableKey, now: Date): QueueStats {
+  return problemRow(qname, `${bad.key} holds ${bad.found} where asynq writes ${bad.expected}`, now, bad);
+}
+
+/**
+ * One queue's reply of the stats script → its stats, or the row of an unreadable queue: a key
+ * of the wrong type (the script names it) or a counter that is not an integer. Either fails
+ * that queue alone.
+ */
+function readStatsRow(qname: string, reply: unknown, now: Date): QueueStats {
+  const row = asArray(reply, 'queueStats row');
+  if (asText(row[0]) === 'unreadable') {
+    return unreadableRow(qname, { key: asText(row[1]) ?? '', expected: asText(row[2]) ?? '', found: asText(row[3]) ?? '' }, now);
+  }
+  const keys = statsKeys(qname, now);
+  for (const i of COUNTERS) {
+    if (counter(row[i]) === 'bad') {
+      const found = `string ${JSON.stringify(asText(row[i])!.slice(0, 40))}`;
+      return unreadableRow(qname, { key: keys[i]!, expected: 'integer string', found }, now);
+    }
+  }
+  return toQueueStats(qname, row, now);
 }
 
 /**
@@ -104,7 +142,7 @@ export async function listQueueStats(redis: RedisClient, now: Date): Promise<Que
   if (isCluster(redis)) return listQueueStatsBySlot(redis, names, now);
   const keys = names.flatMap((q) => statsKeys(q, now));
   const rows = asArray(await runScript(redis, 'queueStats', keys, statsArgs(names)), 'queueStats');
-  return names.map((q, i) => toQueueStats(q, asArray(rows[i], 'queueStats row'), now));
+  return names.map((q, i) => readStatsRow(q, rows[i], now));
 }
 
 /**
@@ -139,7 +177,7 @@ async function listQueueStatsBySlot(redis: Cluster, names: string[], now: Date):
         for (const q of qs) rows.set(q, problemRow(q, `node ${node} unreachable${why}`, now));
         return;
       }
-      qs.forEach((q, i) => rows.set(q, toQueueStats(q, asArray(reply[i], 'queueStats row'), now)));
+      qs.forEach((q, i) => rows.set(q, readStatsRow(q, reply[i], now)));
     }),
   );
   return names.map((q) => rows.get(q)!);
@@ -161,7 +199,7 @@ export async function getQueueStats(redis: RedisClient, qname: string, now: Date
   ) as [[Error | null, unknown], [Error | null, unknown]];
   if (member !== 1) throw queueNotFound('getQueueStats', qname);
   if (err) throw err;
-  return toQueueStats(qname, asArray(asArray(rows, 'queueStats')[0], 'queueStats row'), now);
+  return readStatsRow(qname, asArray(rows, 'queueStats')[0], now);
 }
 
 /**
@@ -183,10 +221,14 @@ export async function getQueueHistory(
   const [[, member], [err, values]] = (await execPipeline(redis, (p) => p.sismember(k.ALL_QUEUES, qname).mget(...keys))) as [[Error | null, unknown], [Error | null, unknown]];
   if (member !== 1) throw queueNotFound('getQueueHistory', qname);
   if (err) throw err;
-  const v = asArray(values, 'history');
-  return dates.map((d, i) => ({
-    date: k.utcDate(d),
-    processed: asNumber(v[2 * i]) ?? 0,
-    failed: asNumber(v[2 * i + 1]) ?? 0,
-  }));
+  // MGET answers nil for a key of another type; a string that is not a count is refused by name.
+  const v = asArray(values, 'history').map((r, i) => {
+    const c = counter(r);
+    if (c !== 'bad') return c;
+    const found = `string ${JSON.stringify(asText(r)!.slice(0, 40))}`;
+    throw failedPrecondition('getQueueHistory', `${keys[i]} holds ${found} where asynq writes an integer string`, {
+      queue: qname, key: keys[i], expected: 'integer string', found,
+    });
+  });
+  return dates.map((d, i) => ({ date: k.utcDate(d), processed: v[2 * i]!, failed: v[2 * i + 1]! }));
 }

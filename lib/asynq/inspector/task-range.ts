@@ -10,17 +10,19 @@ import { execPipeline, pipeScript } from '../scripts';
 import { isListState, type TaskState } from '../states';
 import type { TaskInfo, TaskPage } from '../types';
 import { fillLocks } from './locks';
+import { explainWrongType } from './wrong-type';
 import { isLeaseExpired, lockNeedsLookup, nextProcessAt, toTaskInfo, type RawTask } from './task-row';
 
 function toRows(qname: string, state: TaskState, rows: unknown[], now: Date): [RawTask, TaskInfo][] {
   return rows.map((r) => {
-    const [id, msg, hashState, result, ukey, holder, pttl, score, lease, pendingSince] = asArray(r, 'task row');
+    const [id, msg, hashState, result, ukey, holder, pttl, score, lease, pendingSince, hashType] = asArray(r, 'task row');
     const raw: RawTask = {
       id: asText(id) ?? '',
       queue: qname,
       state,
       msg,
       hashState: hashState ?? null,
+      hashType: asText(hashType),
       result,
       hashUniqueKey: ukey,
       lockHolder: holder,
@@ -61,7 +63,7 @@ export async function listRange(
     ['listTasks'],
   )) as [[Error | null, unknown], [Error | null, unknown]];
   if (member !== 1) throw queueNotFound('listTasks', qname);
-  if (err) throw err;
+  if (err) throw await explainWrongType(redis, 'listTasks', qname, err, [[k.stateKey(qname, state, group), isListState(state) ? 'list' : 'zset']]);
   const [total, rows] = asArray(reply, 'listTasks');
   const pairs = toRows(qname, state, asArray(rows, 'listTasks rows'), now);
   await fillLocks(redis, qname, pairs.filter(([raw, t]) => lockNeedsLookup(raw, t)).map(([, t]) => t));

@@ -20,9 +20,12 @@ export interface RawTask {
   lockHolder: unknown;
   lockPttl: unknown;
   pendingSince: unknown;
+  /** Redis' TYPE of the task key when it is not a hash (then every field above is missing). */
+  hashType?: string | null;
 }
 
 function decode(raw: RawTask): { message: TaskMessage | null; problem: string | null } {
+  if (raw.hashType) return { message: null, problem: `task key holds a ${raw.hashType} where asynq writes a hash` };
   const bytes = asBytes(raw.msg);
   if (bytes === null) {
     return { message: null, problem: raw.hashState === null ? 'task hash missing' : 'task hash has no msg field' };

@@ -67,11 +67,11 @@ export async function getTask(redis: RedisClient, qname: string, id: string, now
   if (member !== 1) throw queueNotFound('getTask', qname);
   if (err) throw err;
   if (reply === 0) throw taskNotFound('getTask', qname, id);
-  const [msg, hashState, result, ukey, pendingSince, , holder, pttl, score, lease] = asArray(reply, 'getTask');
+  const [msg, hashState, result, ukey, pendingSince, , holder, pttl, score, lease, hashType] = asArray(reply, 'getTask');
   const state = asText(hashState) ?? 'unknown';
   const raw: RawTask = {
     id, queue: qname, state, msg, hashState: hashState ?? null, result,
-    hashUniqueKey: ukey, lockHolder: holder, lockPttl: pttl, pendingSince,
+    hashUniqueKey: ukey, lockHolder: holder, lockPttl: pttl, pendingSince, hashType: asText(hashType),
   };
   const info = toTaskInfo(raw, nextProcessAt(state, asNumber(score), now), isLeaseExpired(state, lease, now));
   if (lockNeedsLookup(raw, info)) await fillLocks(redis, qname, [info]);

@@ -22,7 +22,7 @@ export type QueueGauges = Pick<
   'queue' | 'paused' | 'size' | 'pending' | 'active' | 'scheduled' | 'retry' | 'archived' | 'completed' | 'aggregating' | 'processedTotal' | 'failedTotal' | 'memoryUsageBytes'
 > & {
   latencySeconds: number;
-  /** Why the queue's stats could not be read (a Redis Cluster queue whose keys span slots). */
+  /** Why the queue's stats could not be read (malformed data, or a Redis Cluster queue whose keys span slots). */
   problem?: string | null;
 };
 
@@ -83,7 +83,7 @@ export function queueFamilies(all: readonly QueueGauges[]): MetricFamily[] {
     },
     {
       name: 'asynqlens_queue_unreadable',
-      help: 'Queues whose stats cannot be read (on a Redis Cluster, a name whose keys span hash slots); they have no asynq_* series.',
+      help: 'Queues whose stats cannot be read (a key of the wrong type, a counter that is not a number, or on a Redis Cluster a name whose keys span hash slots); they have no asynq_* series.',
       type: 'gauge',
       samples: perQueue(all.filter((q) => q.problem), () => 1),
     },

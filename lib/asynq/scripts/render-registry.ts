@@ -38,7 +38,7 @@ export function isReadOnly(lua: string): boolean {
  */
 const READ_COMMANDS = new Set([
   'EXISTS', 'GET', 'HGET', 'HMGET', 'LLEN', 'LRANGE', 'PTTL', 'SCARD', 'SMEMBERS', 'SRANDMEMBER',
-  'TIME', 'ZCARD', 'ZRANGE', 'ZRANGEBYSCORE', 'ZREVRANGE', 'ZSCORE',
+  'TIME', 'TYPE', 'ZCARD', 'ZRANGE', 'ZRANGEBYSCORE', 'ZREVRANGE', 'ZSCORE',
 ]);
 
 /** Throws naming the file and the command when a read-only script calls anything but a read. */

@@ -38,10 +38,10 @@ function toRead(m: Match, reply: unknown, now: Date): ReadTask {
     const raw: RawTask = { ...m, msg: null, hashState: null, result: null, hashUniqueKey: null, lockHolder: null, lockPttl: null, pendingSince: null };
     return { raw, info: toTaskInfo(raw, null, false), found: false, score: null };
   }
-  const [msg, hashState, result, ukey, pendingSince, , holder, pttl, zscore, lease] = asArray(reply, 'getTask');
+  const [msg, hashState, result, ukey, pendingSince, , holder, pttl, zscore, lease, hashType] = asArray(reply, 'getTask');
   // The task's state now; it may have moved since the scan saw it.
   const state = asText(hashState) ?? m.state;
-  const raw: RawTask = { id: m.id, queue: m.queue, state, msg, hashState: hashState ?? null, result, hashUniqueKey: ukey, lockHolder: holder, lockPttl: pttl, pendingSince };
+  const raw: RawTask = { id: m.id, queue: m.queue, state, msg, hashState: hashState ?? null, result, hashUniqueKey: ukey, lockHolder: holder, lockPttl: pttl, pendingSince, hashType: asText(hashType) };
   const leaseAt = asNumber(lease);
   const score = asNumber(zscore);
   const orphaned = state === 'active' && leaseAt !== null && leaseAt <= now.getTime() / 1000;

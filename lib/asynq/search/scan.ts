@@ -10,6 +10,7 @@ import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
 import { asArray } from '../reply';
 import { runScript } from '../scripts';
+import { isWrongType } from '../inspector/wrong-type';
 import type { ScanPosition } from './cursor';
 import type { ScanRow } from './predicate';
 import { stateIndex, type TaskState } from '../states';
@@ -71,10 +72,18 @@ function resize(size: number, b: Batch, max: number): number {
 
 /** One script call: the tasks at ranks [offset, offset + count) with their msgs. */
 async function readBatch(redis: RedisClient, s: Structure, offset: number, count: number): Promise<Batch> {
-  const reply = asArray(
-    await runScript(redis, 'searchRange', [s.key], [s.kind, offset, count, k.taskKeyPrefix(s.queue), BYTE_CAP]),
-    'searchRange',
-  ) as (Buffer | number | null)[];
+  let reply: (Buffer | number | null)[];
+  try {
+    reply = asArray(
+      await runScript(redis, 'searchRange', [s.key], [s.kind, offset, count, k.taskKeyPrefix(s.queue), BYTE_CAP]),
+      'searchRange',
+    ) as (Buffer | number | null)[];
+  } catch (err) {
+    // A structure of another type than asynq writes holds no task the search can read: it is
+    // passed over (the queue list marks its queue unreadable), not a failure of the search.
+    if (isWrongType(err)) return { rows: [], ended: true, redisUs: 0 };
+    throw err;
+  }
   const rows: ScanRow[] = [];
   let bytes = 0;
   for (let i = 1; i + 2 < reply.length; i += 3) {

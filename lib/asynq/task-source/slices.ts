@@ -9,6 +9,7 @@ import * as k from '../keys';
 import { asArray } from '../reply';
 import { runScript } from '../scripts';
 import type { Structure } from './structures';
+import { isWrongType } from '../inspector/wrong-type';
 
 /** A slice of one structure: the IDs read and their msgs (null when the hash or its msg is missing). */
 export interface Slice {
@@ -27,6 +28,11 @@ export interface SliceOptions {
   /** Tasks per call, at most (and by default) 500. */
   maxSlice?: number | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Called for a structure whose key holds another type than asynq writes (WRONGTYPE): it is
+   * skipped, read as empty, and the scan goes on with the next one.
+   */
+  onUnreadable?: ((source: Structure) => void) | undefined;
 }
 
 /**
@@ -71,7 +77,14 @@ export async function* readSlices(redis: RedisClient, sources: readonly Structur
     for (let offset = 0; ; ) {
       if (opts.signal?.aborted) return;
       const asked = size;
-      const items = await readSlice(redis, source, offset, asked, reader);
+      let items: unknown[];
+      try {
+        items = await readSlice(redis, source, offset, asked, reader);
+      } catch (err) {
+        if (!isWrongType(err)) throw err;
+        opts.onUnreadable?.(source);
+        break;
+      }
       const slice: Slice = { source, ids: [], msgs: [] };
       let bytes = 0;
       for (let i = 0; i + 1 < items.length; i += 2) {

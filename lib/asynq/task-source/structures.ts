@@ -46,12 +46,28 @@ export async function groupNames(redis: RedisClient, queue: string): Promise<str
 /**
  * The structures of `states` in `queue`, in the order given, an aggregating state giving one
  * per group (by name). Round trips: one per 1,000 groups of the aggregating state, else none.
+ * A group registry of the wrong type gives no group and is handed to `onUnreadable`.
  */
-export async function listStructures(redis: RedisClient, queue: string, states: readonly TaskState[]): Promise<Structure[]> {
+export async function listStructures(
+  redis: RedisClient,
+  queue: string,
+  states: readonly TaskState[],
+  onUnreadable?: (s: Structure) => void,
+): Promise<Structure[]> {
   const out: Structure[] = [];
   for (const state of states) {
-    if (state !== 'aggregating') out.push(structureOf(queue, state));
-    else for (const g of await groupNames(redis, queue)) out.push(structureOf(queue, state, g));
+    if (state !== 'aggregating') {
+      out.push(structureOf(queue, state));
+      continue;
+    }
+    try {
+      for (const g of await groupNames(redis, queue)) out.push(structureOf(queue, state, g));
+    } catch (err) {
+      // The group registry holds another type than a set: no group can be listed, the scan
+      // goes on without them and names the registry.
+      if (!(err instanceof Error && /^WRONGTYPE/.test(err.message))) throw err;
+      onUnreadable?.({ ...structureOf(queue, state), key: k.allGroups(queue) });
+    }
   }
   return out;
 }
@@ -60,8 +76,14 @@ export async function listStructures(redis: RedisClient, queue: string, states: 
  * The number of IDs in each structure, in order (LLEN / ZCARD). An aggregating structure with
  * no group stands for all of its queue's groups and counts them (SCARD), so a scan can size a
  * queue's states before it pays for listing the groups. One round trip per 1,000 structures.
+ * A structure whose key holds another type than asynq writes counts 0 and is handed to
+ * `onUnreadable`, so a scan can pass over it by name instead of reading it as something else.
  */
-export async function sizeStructures(redis: RedisClient, structures: readonly Structure[]): Promise<number[]> {
+export async function sizeStructures(
+  redis: RedisClient,
+  structures: readonly Structure[],
+  onUnreadable?: (s: Structure) => void,
+): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < structures.length; i += PIPE_CHUNK) {
     const replies = await execPipeline(redis, (p) => {
@@ -71,7 +93,11 @@ export async function sizeStructures(redis: RedisClient, structures: readonly St
         else p.zcard(s.key);
       }
     });
-    for (const [, n] of replies) out.push(typeof n === 'number' ? n : 0);
+    replies.forEach(([err, n], j) => {
+      // WRONGTYPE: the key holds another type than asynq writes there (see onUnreadable).
+      if (err && /^WRONGTYPE/.test(err.message)) onUnreadable?.(structures[i + j]!);
+      out.push(typeof n === 'number' ? n : 0);
+    });
   }
   return out;
 }

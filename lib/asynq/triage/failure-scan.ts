@@ -9,8 +9,8 @@ import { FailureGroups, type FailedState } from './failure-groups';
 import { readTaskMsg } from '../task-msg-view';
 import { scanQueues } from '../task-source/queues';
 import { forEachSlice, type Slice } from '../task-source/slices';
-import { listStructures, sizeStructures, type Structure } from '../task-source/structures';
-import { readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
+import { listStructures, type Structure } from '../task-source/structures';
+import { noteUnreadable, readableStructures, readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
 
 /** What a failure scan reads. */
 export interface FailureScanOptions {
@@ -50,14 +50,14 @@ interface Sized extends Structure {
  */
 export function createFailureScan(redis: RedisClient, opts: FailureScanOptions = {}): FailureScan {
   const groups = new FailureGroups();
-  const p: FailureScanProgress = { complete: false, phase: 'failures', scanned: 0, total: 0, skipped: 0, queues: [] };
+  const p: FailureScanProgress = { complete: false, phase: 'failures', scanned: 0, total: 0, skipped: 0, unreadable: [], queues: [] };
   let failed: Sized[] | null = null;
   let waiting: Sized[] = [];
 
   async function sized(queues: string[], states: ('retry' | 'archived' | 'pending' | 'scheduled')[]): Promise<Sized[]> {
     const sources = (await Promise.all(queues.map((q) => listStructures(redis, q, states)))).flat();
-    const sizes = await sizeStructures(redis, sources);
-    return sources.map((s, i) => ({ ...s, size: sizes[i] ?? 0 }));
+    const { sources: readable, sizes } = await readableStructures(redis, sources, p);
+    return readable.map((s, i) => ({ ...s, size: sizes[i] ?? 0 }));
   }
 
   async function prepare(): Promise<void> {
@@ -93,7 +93,7 @@ export function createFailureScan(redis: RedisClient, opts: FailureScanOptions =
 
   async function run(): Promise<void> {
     await prepare();
-    const sliceOpts = { maxSlice: opts.maxSlice, signal: opts.signal };
+    const sliceOpts = { maxSlice: opts.maxSlice, signal: opts.signal, onUnreadable: noteUnreadable(p) };
     await forEachSlice(redis, failed!, readFailed, sliceOpts);
     if (opts.signal?.aborted) return;
     p.phase = 'waiting';
@@ -107,5 +107,5 @@ export function createFailureScan(redis: RedisClient, opts: FailureScanOptions =
     p.complete = true;
   }
 
-  return { prepare, run, progress: () => ({ ...p, total: Math.max(p.total, p.scanned), queues: [...p.queues] }), groups };
+  return { prepare, run, progress: () => ({ ...p, total: Math.max(p.total, p.scanned), queues: [...p.queues], unreadable: [...p.unreadable] }), groups };
 }

@@ -7,8 +7,8 @@ import { byName } from '../compare';
 import { TASK_STATES, type TaskState } from '../states';
 import { scanQueues } from '../task-source/queues';
 import { forEachSlice, type Slice } from '../task-source/slices';
-import { listStructures, sizeStructures, type Structure } from '../task-source/structures';
-import { readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
+import { listStructures, type Structure } from '../task-source/structures';
+import { noteUnreadable, readableStructures, readTasks, type ScanProgress, type TaskScan } from '../task-source/task-scan';
 
 /** Distinct (queue, type) pairs tracked; tasks of further pairs are only counted. */
 export const MAX_TYPES = 10_000;
@@ -54,7 +54,7 @@ const zeroCounts = (): Record<TaskState, number> => Object.fromEntries(TASK_STAT
  */
 export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {}): TypeCensus {
   const states = [...(opts.states ?? TASK_STATES)];
-  const r = { complete: false, scanned: 0, total: 0, skipped: 0, untracked: 0, queues: [] as string[] };
+  const r = { complete: false, scanned: 0, total: 0, skipped: 0, unreadable: [] as string[], untracked: 0, queues: [] as string[] };
   const types = new Map<string, TypeCount>();
   let sources: Structure[] | null = null;
 
@@ -62,10 +62,11 @@ export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {
     if (sources) return;
     const queues = await scanQueues(redis, 'listTaskTypes', opts.queue === undefined ? undefined : [opts.queue]);
     const found: Structure[] = [];
-    for (const q of queues) found.push(...(await listStructures(redis, q, states)));
-    r.total = (await sizeStructures(redis, found)).reduce((a, b) => a + b, 0);
+    for (const q of queues) found.push(...(await listStructures(redis, q, states, noteUnreadable(r))));
+    const { sources: readable, sizes } = await readableStructures(redis, found, r);
+    r.total = sizes.reduce((a, b) => a + b, 0);
     r.queues = queues;
-    sources = found;
+    sources = readable;
   }
 
   function count(src: Structure, type: string): void {
@@ -89,7 +90,7 @@ export function createTypeCensus(redis: RedisClient, opts: TypeCensusOptions = {
 
   async function run(): Promise<void> {
     await prepare();
-    await forEachSlice(redis, sources!, countSlice, { maxSlice: opts.maxSlice, signal: opts.signal });
+    await forEachSlice(redis, sources!, countSlice, { maxSlice: opts.maxSlice, signal: opts.signal, onUnreadable: noteUnreadable(r) });
     if (opts.signal?.aborted) return;
     r.complete = true;
   }

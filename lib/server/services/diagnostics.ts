@@ -86,6 +86,7 @@ export async function getDuplicates(qname: string, q: DuplicatesQuery): Promise<
     scanned: r.scanned,
     total: r.total,
     skipped: r.skipped,
+    unreadable: r.unreadable,
     exactGroups: r.exactGroups,
     nearGroups: r.nearGroups,
     surplusTasks: r.surplusTasks,

@@ -35,6 +35,7 @@ export async function getHandlerNotFound(q: FailureScanQuery): Promise<HandlerNo
     scanned: p.scanned,
     total: p.total,
     skipped: p.skipped,
+    unreadable: p.unreadable,
     ...times(job),
     queues: p.queues,
     groups: job.scan.groups.notFoundGroups().map((g) => toNotFoundDto(g, servers)),
@@ -51,6 +52,7 @@ export async function getFailures(q: FailuresQuery): Promise<FailuresDto> {
     scanned: p.scanned,
     total: p.total,
     skipped: p.skipped,
+    unreadable: p.unreadable,
     ...times(job),
     queues: p.queues,
     totalGroups: g.bySignature.size,
@@ -63,7 +65,7 @@ export async function getFailures(q: FailuresQuery): Promise<FailuresDto> {
 export async function getTaskTypes(q: TaskTypesQuery): Promise<TaskTypesDto> {
   const job = await typeCensus(q.queue, q.states, q.wait);
   const r = job.scan.report();
-  return { complete: r.complete, scanned: r.scanned, total: r.total, skipped: r.skipped, ...times(job), queues: r.queues, states: r.states, untracked: r.untracked, types: r.types };
+  return { complete: r.complete, scanned: r.scanned, total: r.total, skipped: r.skipped, unreadable: r.unreadable, ...times(job), queues: r.queues, states: r.states, untracked: r.untracked, types: r.types };
 }
 
 /** Explains routes under the given patterns: a read, though a POST with a body (see its route). */

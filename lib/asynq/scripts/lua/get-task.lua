@@ -9,27 +9,38 @@
 
   Returns 0 when the task hash does not exist, else
     { msg, state, result, unique_key, pending_since, group,
-      lock holder, lock PTTL ms, score in the state's zset, lease score }
+      lock holder, lock PTTL ms, score in the state's zset, lease score,
+      the TYPE of the task key when it is not a hash }
   (missing values are false).
 
   Cost: O(1) plus O(log N) for the two ZSCOREs: one round trip.
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 -- @include read-lock
-local h = redis.call('HMGET', KEYS[1], 'msg', 'state', 'result', 'unique_key', 'pending_since', 'group')
+local h = redis.pcall('HMGET', KEYS[1], 'msg', 'state', 'result', 'unique_key', 'pending_since', 'group')
+if h.err then
+  -- The task key holds another type than asynq's hash: say which, read nothing else.
+  return { false, false, false, false, false, false, false, false, false, false, redis.call('TYPE', KEYS[1])['ok'] }
+end
 if not h[1] and not h[2] then
   if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 end
 local id, prefix, lockPrefix = ARGV[1], ARGV[2], ARGV[3]
 local ukey = h[4]
 local holder, pttl = read_lock(ukey, lockPrefix)
+-- A state zset or the lease of another type reads as no score rather than failing the read.
+local function zscore(key)
+  local r = redis.pcall('ZSCORE', key, id)
+  if type(r) == 'table' and r.err then return false end
+  return r
+end
 local score = false
 local state = h[2]
 if state == 'scheduled' or state == 'retry' or state == 'archived' or state == 'completed' then
-  score = redis.call('ZSCORE', prefix .. state, id)
+  score = zscore(prefix .. state)
 elseif state == 'aggregating' and h[6] then
-  score = redis.call('ZSCORE', prefix .. 'g:' .. h[6], id)
+  score = zscore(prefix .. 'g:' .. h[6])
 end
 local lease = false
-if state == 'active' then lease = redis.call('ZSCORE', KEYS[2], id) end
-return { h[1], h[2], h[3], ukey, h[5], h[6], holder, pttl, score, lease }
+if state == 'active' then lease = zscore(KEYS[2]) end
+return { h[1], h[2], h[3], ukey, h[5], h[6], holder, pttl, score, lease, false }

@@ -12,8 +12,9 @@
 
   Returns { total, rows } where each row is
     { id, msg, state, result, unique_key, lock holder, lock PTTL ms, score, lease score,
-      pending_since }
-  (missing values are false). Lists are returned oldest first, as asynq's inspector lists
+      pending_since, the TYPE of the task key when it is not a hash }
+  (missing values are false). A task key, lock or lease of the wrong type spoils only its row;
+  a state structure of the wrong type fails the call with WRONGTYPE (the caller names the key). Lists are returned oldest first, as asynq's inspector lists
   them: the list is read from the tail with negative ranks, then reversed.
 
   Cost: O(S + N) for a list (S = offset from the tail), O(log M + N) for a zset, plus O(1)
@@ -40,13 +41,19 @@ else
 end
 local rows = {}
 for i, id in ipairs(ids) do
-  local h = redis.call('HMGET', taskPrefix .. id, 'msg', 'state', 'result', 'unique_key', 'pending_since')
+  local h = redis.pcall('HMGET', taskPrefix .. id, 'msg', 'state', 'result', 'unique_key', 'pending_since')
+  local hashType = false
+  if h.err then
+    hashType = redis.call('TYPE', taskPrefix .. id)['ok']
+    h = { false, false, false, false, false }
+  end
   local ukey = h[4]
   local holder, pttl = read_lock(ukey, lockPrefix)
   local lease = false
   if ARGV[6] == '1' then
-    lease = redis.call('ZSCORE', KEYS[2], id)
+    lease = redis.pcall('ZSCORE', KEYS[2], id)
+    if type(lease) == 'table' and lease.err then lease = false end
   end
-  rows[i] = { id, h[1], h[2], h[3], ukey, holder, pttl, scores[i] or false, lease, h[5] }
+  rows[i] = { id, h[1], h[2], h[3], ukey, holder, pttl, scores[i] or false, lease, h[5], hashType }
 end
 return { total, rows }

@@ -30,6 +30,9 @@ local first, last, step = 1, #ids, 1
 if kind == 'list' then first, last, step = #ids, 1, -1 end
 for i = first, last, step do
   out[#out + 1] = ids[i]
-  out[#out + 1] = redis.call('HGET', prefix .. ids[i], 'msg')
+  -- A task key of another type than a hash reads as a task without msg (flagged, not failed).
+  local msg = redis.pcall('HGET', prefix .. ids[i], 'msg')
+  if type(msg) == 'table' and msg.err then msg = false end
+  out[#out + 1] = msg
 end
 return out

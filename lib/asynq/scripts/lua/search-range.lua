@@ -38,7 +38,9 @@ else
 end
 local out, bytes = { 0 }, 0
 for i, id in ipairs(ids) do
-  local msg = redis.call('HGET', taskPrefix .. id, 'msg')
+  -- A task key of another type than a hash reads as a task without msg (flagged, not failed).
+  local msg = redis.pcall('HGET', taskPrefix .. id, 'msg')
+  if type(msg) == 'table' and msg.err then msg = false end
   out[#out + 1] = id
   out[#out + 1] = msg
   out[#out + 1] = scores[i] or false
