@@ -17,7 +17,7 @@ import { freshConsole } from '../../support/fresh-console';
 import { snapshot as redisSnapshot } from '../../support/redis-snapshot';
 import { testRedisUrl, useTestRedis } from '../../support/test-redis';
 
-const DB = 126;
+const DB = 116;
 const redis: Redis = await useTestRedis(DB);
 const STATES = ['pending', 'active', 'scheduled', 'retry', 'archived', 'completed', 'aggregating'] as const;
 const nowSec = () => Math.floor(Date.now() / 1000);
