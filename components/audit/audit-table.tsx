@@ -1,6 +1,6 @@
-import { RelativeTime } from '@/components/common/relative-time';
-import { Badge } from '@/components/ui/badge';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { RoleBadge } from '@/components/auth/role-badge';
+import { RelativeTimeCell } from '@/components/common/relative-time';
+import { HeadRow, Table, TBody, TD, TR } from '@/components/ui/table';
 import type { AuditRecordDto } from '@/lib/contract/audit';
 import { AuditOutcome } from './audit-outcome';
 import { SafeText } from '@/components/ui/safe-text';
@@ -27,27 +27,14 @@ function Target({ target, cut }: { target: AuditRecordDto['target']; cut?: Audit
 export function AuditTable({ records }: { records: AuditRecordDto[] }) {
   return (
     <Table aria-label="Audit log">
-      <THead>
-        <TR>
-          <TH>When</TH>
-          <TH>Who</TH>
-          <TH>Role</TH>
-          <TH>Action</TH>
-          <TH>Target</TH>
-          <TH className="text-right">Count</TH>
-          <TH>Outcome</TH>
-        </TR>
-      </THead>
+      <HeadRow headings={['When', 'Who', 'Role', 'Action', 'Target', { label: 'Count', className: 'text-right' }, 'Outcome']} />
       <TBody>
         {records.map((r, i) => (
           <TR key={`${r.at}-${i}`}>
-            <TD className="whitespace-nowrap text-muted">
-              <RelativeTime iso={r.at} />
-            </TD>
+            <RelativeTimeCell iso={r.at} />
             <TD className="font-medium"><SafeText text={r.user} /></TD>
-
             <TD>
-              <Badge tone={r.role === 'operator' ? 'accent' : 'neutral'}>{r.role}</Badge>
+              <RoleBadge role={r.role} />
             </TD>
             <TD className="font-mono text-xs" title={`${r.method} ${r.path}`}>
               {r.action}

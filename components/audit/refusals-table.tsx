@@ -1,7 +1,7 @@
-import { RelativeTime } from '@/components/common/relative-time';
-import { Badge } from '@/components/ui/badge';
+import { RoleBadge } from '@/components/auth/role-badge';
+import { RelativeTimeCell } from '@/components/common/relative-time';
 import { Panel } from '@/components/ui/panel';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { HeadRow, Table, TBody, TD, TR } from '@/components/ui/table';
 import type { AuditRefusalDto } from '@/lib/contract/audit';
 
 /** `2026-12-01T02:00:00.000Z` → `12-01 02:00 UTC`: a window is an hour. */
@@ -19,16 +19,7 @@ export function RefusalsTable({ refusals }: { refusals: AuditRefusalDto[] }) {
         <p className="p-6 text-center text-[13px] text-muted">No request was refused.</p>
       ) : (
         <Table aria-label="Refused requests">
-          <THead>
-            <TR>
-              <TH>Hour</TH>
-              <TH>Who</TH>
-              <TH>Route</TH>
-              <TH className="text-right">Count</TH>
-              <TH>Last</TH>
-              <TH>Last code</TH>
-            </TR>
-          </THead>
+          <HeadRow headings={['Hour', 'Who', 'Route', { label: 'Count', className: 'text-right' }, 'Last', 'Last code']} />
           <TBody>
             {refusals.map((r) => (
               <TR key={`${r.window}-${r.overflow ? '*' : `${r.user}-${r.method}-${r.route}`}`}>
@@ -39,15 +30,13 @@ export function RefusalsTable({ refusals }: { refusals: AuditRefusalDto[] }) {
                   ) : (
                     <span className="inline-flex items-center gap-1.5">
                       {r.user}
-                      <Badge tone={r.role === 'operator' ? 'accent' : 'neutral'}>{r.role}</Badge>
+                      <RoleBadge role={r.role} />
                     </span>
                   )}
                 </TD>
                 <TD className="font-mono text-xs">{r.overflow ? '—' : `${r.method} ${r.route}`}</TD>
                 <TD className="text-right tabular-nums">{r.count.toLocaleString('en-US')}</TD>
-                <TD className="whitespace-nowrap text-muted">
-                  <RelativeTime iso={r.last} />
-                </TD>
+                <RelativeTimeCell iso={r.last} />
                 <TD>
                   <code className="text-[11px] text-muted">{r.code ?? `http_${r.status}`}</code>
                 </TD>

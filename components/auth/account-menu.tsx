@@ -1,9 +1,9 @@
 'use client';
 
 import { useState } from 'react';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useAccount } from '@/lib/query/auth';
+import { RoleBadge } from './role-badge';
 
 /**
  * The signed-in user, their role, Sign out and Sign out everywhere (every session of this user,
@@ -29,9 +29,7 @@ export function AccountMenu({ basePath }: { basePath: string }) {
         <span className="min-w-0 truncate font-medium text-fg" title={account.user}>
           {account.user}
         </span>
-        <Badge tone={account.role === 'operator' ? 'accent' : 'neutral'} title={account.role === 'viewer' ? 'viewer role: read only' : 'operator role: reads and changes'}>
-          {account.role}
-        </Badge>
+        <RoleBadge role={account.role} title={account.role === 'viewer' ? 'viewer role: read only' : 'operator role: reads and changes'} />
         {account.mode === 'login' && (
           <Button variant="ghost" size="sm" className="ml-auto" disabled={pending} onClick={() => void signOut(false)}>
             Sign out

@@ -80,15 +80,7 @@ export function DuplicateScan({ qname }: { qname: string }) {
           )}
         </>
       )}
-      <KeepOneDialog
-        qname={qname}
-        states={view.states}
-        state={keep.state}
-        pending={keep.pending}
-        error={keep.error}
-        onConfirm={keep.confirm}
-        onClose={keep.close}
-      />
+      <KeepOneDialog qname={qname} states={view.states} keep={keep} />
     </>
   );
 }

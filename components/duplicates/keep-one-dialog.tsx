@@ -4,21 +4,12 @@ import { plural } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { formatNumber } from '@/lib/utils';
-import type { KeepOneStep } from './use-keep-one';
+import type { KeepOne } from './use-keep-one';
 import { SafeText } from '@/components/ui/safe-text';
 
-interface Props {
-  qname: string;
-  states: readonly string[];
-  state: KeepOneStep;
-  pending: boolean;
-  error: Error | null;
-  onConfirm: () => void;
-  onClose: () => void;
-}
-
 /** States the exact number of tasks "keep one" deletes before it deletes anything. */
-export function KeepOneDialog({ qname, states, state, pending, error, onConfirm, onClose }: Props) {
+export function KeepOneDialog({ qname, states, keep }: { qname: string; states: readonly string[]; keep: KeepOne }) {
+  const { state, pending, error, confirm: onConfirm, close: onClose } = keep;
   if (state.step === 'idle') return null;
   const plan = state.step === 'confirm' ? state.plan : null;
   const n = plan?.ids.length ?? 0;

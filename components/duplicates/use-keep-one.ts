@@ -71,3 +71,5 @@ export function useKeepOne(qname: string, states: readonly string[]) {
 
   return { state, outcome, start, close, confirm, pending: resolve.isPending, error: resolve.error, dismiss: () => setOutcome(null) };
 }
+
+export type KeepOne = ReturnType<typeof useKeepOne>;

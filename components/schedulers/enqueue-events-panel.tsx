@@ -2,12 +2,12 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@/components/ui/link';
-import { RelativeTime } from '@/components/common/relative-time';
+import { RelativeTimeCell } from '@/components/common/relative-time';
 import { QueryResult } from '@/components/common/query-result';
 import { EmptyState } from '@/components/common/states';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { HeadRow, Table, TBody, TD, TR } from '@/components/ui/table';
 import type { SchedulerListDto } from '@/lib/contract/servers';
 import { paths } from '@/lib/paths';
 import { schedulerEventsQuery } from '@/lib/query/schedulers';
@@ -54,13 +54,7 @@ export function EnqueueEventsPanel({ entry, page, onPage }: { entry: Entry; page
       >
         {({ events }) => (
           <Table aria-label="Enqueue events">
-            <THead>
-              <tr>
-                <TH>Task</TH>
-                <TH>Enqueued</TH>
-                <TH />
-              </tr>
-            </THead>
+            <HeadRow headings={['Task', 'Enqueued', '']} />
             <TBody>
               {events.map((ev) => (
                 <TR key={`${ev.taskId}-${ev.enqueuedAt}`}>
@@ -71,9 +65,7 @@ export function EnqueueEventsPanel({ entry, page, onPage }: { entry: Entry; page
                     </Link>
                   </TD>
                   <TD className="text-muted">{formatTimestamp(ev.enqueuedAt)}</TD>
-                  <TD className="text-right text-muted">
-                    <RelativeTime iso={ev.enqueuedAt} />
-                  </TD>
+                  <RelativeTimeCell iso={ev.enqueuedAt} className="text-right" />
                 </TR>
               ))}
             </TBody>

@@ -1,8 +1,8 @@
 'use client';
 
-import { RelativeTime } from '@/components/common/relative-time';
+import { RelativeTimeCell } from '@/components/common/relative-time';
 import { Badge } from '@/components/ui/badge';
-import { Table, TBody, TD, TH, THead } from '@/components/ui/table';
+import { HeadRow, Table, TBody, TD } from '@/components/ui/table';
 import type { SchedulerListDto } from '@/lib/contract/servers';
 import { cn, formatBytes, preview } from '@/lib/utils';
 import { SafeText } from '@/components/ui/safe-text';
@@ -14,17 +14,7 @@ type Entry = SchedulerListDto['entries'][number];
 export function SchedulerEntriesTable({ entries, selected, onSelect }: { entries: Entry[]; selected: string | undefined; onSelect: (id: string) => void }) {
   return (
     <Table aria-label="Scheduler entries">
-      <THead>
-        <tr>
-          <TH>Spec</TH>
-          <TH>Task type</TH>
-          <TH>Payload</TH>
-          <TH>Options</TH>
-          <TH>Next</TH>
-          <TH>Previous</TH>
-          <TH>Entry ID</TH>
-        </tr>
-      </THead>
+      <HeadRow headings={['Spec', 'Task type', 'Payload', 'Options', 'Next', 'Previous', 'Entry ID']} />
       <TBody>
         {entries.map((e) => (
           <tr
@@ -52,15 +42,10 @@ export function SchedulerEntriesTable({ entries, selected, onSelect }: { entries
                 ))}
               </div>
             </TD>
-            <TD className="whitespace-nowrap">
-              <RelativeTime iso={e.nextEnqueueAt} />
-            </TD>
-            <TD className="whitespace-nowrap text-muted">
-              <RelativeTime iso={e.prevEnqueueAt} />
-            </TD>
+            <RelativeTimeCell iso={e.nextEnqueueAt} muted={false} />
+            <RelativeTimeCell iso={e.prevEnqueueAt} />
             <TD className="max-w-40 truncate font-mono text-xs text-muted" title={escapeText(e.id)}>
               <SafeText text={e.id} />
-
             </TD>
           </tr>
         ))}

@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { queueListQuery } from '@/lib/query/queues';
 import { TASK_STATES, type FilterPair } from '@/lib/url-state';
-import { ADD_KINDS, TIME_KINDS, toPair, TWO_PART_KINDS, type AddKind } from './filter-kinds';
+import { ADD_KIND_LABELS, TIME_KINDS, toPair, TWO_PART_KINDS, type AddKind } from './filter-kinds';
 
 const PLACEHOLDER: Partial<Record<AddKind, string>> = {
   type: 'email:welcome',
@@ -57,7 +57,7 @@ export function AddFilter({ onAdd }: { onAdd: (pair: FilterPair) => void }) {
       }}
     >
       <Select aria-label="Filter kind" value={kind} onChange={(e) => { setKind(e.target.value as AddKind); setFirst(''); setProblem(null); }}>
-        {ADD_KINDS.map((k) => <option key={k.kind} value={k.kind}>{k.label}</option>)}
+        {Object.entries(ADD_KIND_LABELS).map(([kind, label]) => <option key={kind} value={kind}>{label}</option>)}
       </Select>
       {TIME_KINDS.includes(kind) && (
         <Select aria-label="After or before" value={when} onChange={(e) => setWhen(e.target.value as 'After' | 'Before')}>

@@ -36,25 +36,24 @@ export function chipText([key, value]: FilterPair): ChipText {
   return { field, op, value: isTime ? formatTimestamp(value) : value };
 }
 
-export type AddKind =
-  | 'queue' | 'state' | 'type' | 'typePrefix' | 'id' | 'payload' | 'payloadField' | 'error' | 'header' | 'minRetried'
-  | 'lastFailed' | 'nextRun' | 'completed';
+/** What the "Add filter" form offers, in its order, each with its label. */
+export const ADD_KIND_LABELS = {
+  queue: 'Queue',
+  state: 'State',
+  type: 'Type is',
+  typePrefix: 'Type starts with',
+  id: 'Task ID',
+  payload: 'Payload contains',
+  payloadField: 'Payload JSON field =',
+  error: 'Last error contains',
+  header: 'Header =',
+  minRetried: 'Retried at least',
+  lastFailed: 'Last failed',
+  nextRun: 'Next run',
+  completed: 'Completed',
+} as const;
 
-export const ADD_KINDS: { kind: AddKind; label: string }[] = [
-  { kind: 'queue', label: 'Queue' },
-  { kind: 'state', label: 'State' },
-  { kind: 'type', label: 'Type is' },
-  { kind: 'typePrefix', label: 'Type starts with' },
-  { kind: 'id', label: 'Task ID' },
-  { kind: 'payload', label: 'Payload contains' },
-  { kind: 'payloadField', label: 'Payload JSON field =' },
-  { kind: 'error', label: 'Last error contains' },
-  { kind: 'header', label: 'Header =' },
-  { kind: 'minRetried', label: 'Retried at least' },
-  { kind: 'lastFailed', label: 'Last failed' },
-  { kind: 'nextRun', label: 'Next run' },
-  { kind: 'completed', label: 'Completed' },
-];
+export type AddKind = keyof typeof ADD_KIND_LABELS;
 
 export const TIME_KINDS: readonly AddKind[] = ['lastFailed', 'nextRun', 'completed'];
 export const TWO_PART_KINDS: readonly AddKind[] = ['payloadField', 'header'];

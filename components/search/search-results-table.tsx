@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useCallback } from 'react';
 import { TaskRow } from '@/components/tasks/task-row';
 import { useTableKeyboard } from '@/components/tasks/use-table-keyboard';
-import { TH } from '@/components/ui/table';
+import { HeadRow, Table, TBody } from '@/components/ui/table';
 import type { TaskDto, TaskStateDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
 
@@ -19,40 +19,26 @@ export function SearchResultsTable({ tasks, fetchedAt, resetKey }: { tasks: Task
   }, [tasks, router]);
   const { cursor } = useTableKeyboard({ rowCount: tasks.length, onOpen, onToggle: noop, resetKey });
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full border-collapse text-left text-[13px]" aria-label="Search results">
-        <thead>
-          <tr>
-            <TH>ID</TH>
-            <TH>Queue</TH>
-            <TH>State</TH>
-            <TH>Type</TH>
-            <TH>Payload</TH>
-            <TH className="text-right">Retried</TH>
-            <TH>Last error</TH>
-            <TH>When</TH>
-            <TH>Lock</TH>
-          </tr>
-        </thead>
-        <tbody>
-          {tasks.map((t, i) => (
-            <TaskRow
-              key={`${t.queue}\n${t.id}`}
-              task={t}
-              state={t.state as TaskStateDto}
-              index={i}
-              active={i === cursor}
-              selected={false}
-              fetchedAt={fetchedAt}
-              actions={null}
-              onToggle={noop}
-              onOpen={() => onOpen(i)}
-              onAction={noop}
-              showPlace
-            />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table aria-label="Search results">
+      <HeadRow headings={['ID', 'Queue', 'State', 'Type', 'Payload', { label: 'Retried', className: 'text-right' }, 'Last error', 'When', 'Lock']} />
+      <TBody>
+        {tasks.map((t, i) => (
+          <TaskRow
+            key={`${t.queue}\n${t.id}`}
+            task={t}
+            state={t.state as TaskStateDto}
+            index={i}
+            active={i === cursor}
+            selected={false}
+            fetchedAt={fetchedAt}
+            actions={null}
+            onToggle={noop}
+            onOpen={() => onOpen(i)}
+            onAction={noop}
+            showPlace
+          />
+        ))}
+      </TBody>
+    </Table>
   );
 }

@@ -22,17 +22,7 @@ export function SearchResults({ filter }: { filter: QueryPairs }) {
   }
   return (
     <>
-      <SearchProgress
-        scanned={run.scanned}
-        total={run.total}
-        matches={tasks.length}
-        searching={run.searching}
-        stopped={run.stopped}
-        complete={run.complete}
-        onStop={run.stop}
-        onResume={run.resume}
-        onRestart={run.restart}
-      />
+      <SearchProgress run={run} />
       {!readOnly && <SearchActions filter={filter} />}
       {tasks.length > 0 ? (
         <SearchResultsTable tasks={tasks} fetchedAt={query.dataUpdatedAt} resetKey={filterKey(filter)} />

@@ -51,3 +51,5 @@ export function useSearchRun(filter: QueryPairs) {
     },
   };
 }
+
+export type SearchRun = ReturnType<typeof useSearchRun>;

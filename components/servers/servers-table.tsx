@@ -1,10 +1,10 @@
 'use client';
 
 import { Fragment } from 'react';
-import { RelativeTime } from '@/components/common/relative-time';
+import { RelativeTimeCell } from '@/components/common/relative-time';
 import { Badge } from '@/components/ui/badge';
 import { Icon } from '@/components/ui/icons';
-import { Table, TBody, TD, TH, THead } from '@/components/ui/table';
+import { HeadRow, Table, TBody, TD } from '@/components/ui/table';
 import type { ServerListDto } from '@/lib/contract/servers';
 import { cn } from '@/lib/utils';
 import { WorkersTable } from './workers-table';
@@ -46,18 +46,7 @@ function Queues({ s }: { s: Server }) {
 export function ServersTable({ servers, open, onToggle }: { servers: Server[]; open: string | undefined; onToggle: (id: string) => void }) {
   return (
     <Table aria-label="Servers">
-      <THead>
-        <tr>
-          <TH className="w-6" />
-          <TH>Host</TH>
-          <TH>PID</TH>
-          <TH>Status</TH>
-          <TH>Workers</TH>
-          <TH>Queues (priority)</TH>
-          <TH>Started</TH>
-          <TH>Server ID</TH>
-        </tr>
-      </THead>
+      <HeadRow headings={[{ className: 'w-6' }, 'Host', 'PID', 'Status', 'Workers', 'Queues (priority)', 'Started', 'Server ID']} />
       <TBody>
         {servers.map((s) => {
           const expanded = open === s.id;
@@ -78,12 +67,9 @@ export function ServersTable({ servers, open, onToggle }: { servers: Server[]; o
                 <TD>
                   <Queues s={s} />
                 </TD>
-                <TD className="whitespace-nowrap text-muted">
-                  <RelativeTime iso={s.startedAt} />
-                </TD>
+                <RelativeTimeCell iso={s.startedAt} />
                 <TD className="max-w-40 truncate font-mono text-xs text-muted" title={escapeText(s.id)}>
                   <SafeText text={s.id} />
-
                 </TD>
               </tr>
               {expanded && (

@@ -14,6 +14,20 @@ export function THead(props: HTMLAttributes<HTMLTableSectionElement>) {
   return <thead {...props} />;
 }
 
+/** A column heading: its label, or the label with classes for its cell (`text-right`, a width). */
+export type Heading = string | { label?: string; className: string };
+
+/** A table's header row, one heading a column. */
+export function HeadRow({ headings }: { headings: readonly Heading[] }) {
+  return (
+    <thead>
+      <tr>
+        {headings.map((h, i) => (typeof h === 'string' ? <TH key={i}>{h}</TH> : <TH key={i} className={h.className}>{h.label}</TH>))}
+      </tr>
+    </thead>
+  );
+}
+
 export function TBody(props: HTMLAttributes<HTMLTableSectionElement>) {
   return <tbody {...props} />;
 }

@@ -137,17 +137,17 @@ export function encodeWorkerInfo(w: WorkerInfo): Uint8Array {
   });
 }
 
-/** Decodes one element of a scheduler's entries list. */
+/**
+ * Decodes one element of a scheduler's entries list, the mirror of encodeSchedulerEntry. A rest
+ * copy here, unlike decodeTaskMessage: a scheduler lists a handful of entries, not thousands.
+ */
 export function decodeSchedulerEntry(bytes: Uint8Array): SchedulerEntry {
-  const m = decode(SchedulerEntrySchema, bytes);
+  const { $typeName: _, nextEnqueueTime, prevEnqueueTime, enqueueOptions, ...rest } = decode(SchedulerEntrySchema, bytes);
   return {
-    id: m.id,
-    spec: m.spec,
-    taskType: m.taskType,
-    taskPayload: m.taskPayload,
-    enqueueOptions: [...m.enqueueOptions],
-    nextEnqueueAt: timestampToDate(m.nextEnqueueTime),
-    prevEnqueueAt: timestampToDate(m.prevEnqueueTime),
+    ...rest,
+    enqueueOptions: [...enqueueOptions],
+    nextEnqueueAt: timestampToDate(nextEnqueueTime),
+    prevEnqueueAt: timestampToDate(prevEnqueueTime),
   };
 }
 

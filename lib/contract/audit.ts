@@ -4,7 +4,7 @@
  * handler ran) per principal and route, kept apart so refusals never push changes out.
  */
 import { z } from 'zod';
-import { intParam } from './common';
+import { pageFields, pageQuery } from './common';
 import { roleSchema } from './auth';
 
 export const auditTargetSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -36,10 +36,7 @@ export const auditRecordSchema = z.object({
 });
 export type AuditRecordDto = z.infer<typeof auditRecordSchema>;
 
-export const auditQuery = z.object({
-  page: intParam('page', 1).default(1),
-  size: intParam('size', 1, 500).default(100),
-});
+export const auditQuery = z.object(pageQuery(500, 100));
 
 /** Refused requests of one principal on one route within one window, counted. */
 export const auditRefusalSchema = z.object({
@@ -69,10 +66,8 @@ export type AuditRefusalDto = z.infer<typeof auditRefusalSchema>;
 export const auditPageSchema = z.object({
   /** Newest first. */
   records: z.array(auditRecordSchema),
-  /** Records kept (at most `maxRecords`). */
-  total: z.number(),
-  page: z.number(),
-  size: z.number(),
+  /** `total`: the records kept (at most `maxRecords`). */
+  ...pageFields,
   /** The record cap: the smaller of ASYNQLENS_AUDIT_MAX and what ASYNQLENS_AUDIT_MAX_BYTES allows. */
   maxRecords: z.number(),
   /** Refusals of the last 24 hours, newest window first, then most frequent first (at most 500). */

@@ -12,6 +12,12 @@ export const isoTime = z.string().nullable();
 export const bytesEncoding = z.enum(['utf8', 'base64']);
 export type BytesEncoding = z.infer<typeof bytesEncoding>;
 
+/** A task payload on the wire: its bytes as text or base64, and which of the two. */
+export const payloadFields = { payload: z.string(), payloadEncoding: bytesEncoding };
+
+/** Where a paged answer stands: its page, the page size, and how many rows there are in all. */
+export const pageFields = { page: z.number(), size: z.number(), total: z.number() };
+
 /** The error envelope (error-envelope.ts), as a schema for the tests and development checks. */
 export const errorBodySchema: z.ZodType<ErrorEnvelope> = z.object({
   error: z
@@ -42,5 +48,11 @@ export const intParam = (name: string, min: number, max?: number) =>
     .int(`${name} must be an integer`)
     .min(min, `${name} must be ≥ ${min}`)
     .max(max ?? Number.MAX_SAFE_INTEGER, `${name} must be ≤ ${max}`);
+
+/** `?page=&size=` of a paged listing: pages count from 1, `size` rows each, at most `maxSize`. */
+export const pageQuery = (maxSize: number, defaultSize: number) => ({
+  page: intParam('page', 1).default(1),
+  size: intParam('size', 1, maxSize).default(defaultSize),
+});
 
 export const queueParams = z.object({ qname: queueName });

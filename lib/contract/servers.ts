@@ -2,7 +2,7 @@
  * Servers, workers, scheduler entries and their events, and Redis INFO.
  */
 import { z } from 'zod';
-import { bytesEncoding, intParam, isoTime } from './common';
+import { isoTime, pageQuery, payloadFields } from './common';
 
 export const workerSchema = z.object({
   taskId: z.string(),
@@ -32,8 +32,7 @@ export const schedulerEntrySchema = z.object({
   schedulerId: z.string(),
   spec: z.string(),
   taskType: z.string(),
-  payload: z.string(),
-  payloadEncoding: bytesEncoding,
+  ...payloadFields,
   options: z.array(z.string()),
   nextEnqueueAt: isoTime,
   prevEnqueueAt: isoTime,
@@ -42,10 +41,7 @@ export const schedulerListSchema = z.object({ entries: z.array(schedulerEntrySch
 export type SchedulerListDto = z.infer<typeof schedulerListSchema>;
 
 export const schedulerEventsParams = z.object({ entryId: z.string().min(1) });
-export const schedulerEventsQuery = z.object({
-  page: intParam('page', 1).default(1),
-  size: intParam('size', 1, 100).default(20),
-});
+export const schedulerEventsQuery = z.object(pageQuery(100, 20));
 export const schedulerEventsSchema = z.object({
   events: z.array(z.object({ taskId: z.string(), enqueuedAt: isoTime })),
   total: z.number(),

@@ -2,7 +2,7 @@
  * Tasks: the listing query, the task object and its unique lock.
  */
 import { z } from 'zod';
-import { bytesEncoding, intParam, isoTime, queueName } from './common';
+import { bytesEncoding, isoTime, pageFields, pageQuery, payloadFields, queueName } from './common';
 
 export const taskStateSchema = z.enum(
   ['pending', 'active', 'scheduled', 'retry', 'archived', 'completed', 'aggregating'],
@@ -12,8 +12,7 @@ export type TaskStateDto = z.infer<typeof taskStateSchema>;
 
 export const taskListQuery = z.object({
   state: taskStateSchema,
-  page: intParam('page', 1).default(1),
-  size: intParam('size', 1, 100).default(20),
+  ...pageQuery(100, 20),
   group: z.string().optional(),
 });
 export type TaskListQuery = z.infer<typeof taskListQuery>;
@@ -33,8 +32,7 @@ export const taskSchema = z.object({
   id: z.string(),
   queue: z.string(),
   type: z.string(),
-  payload: z.string(),
-  payloadEncoding: bytesEncoding,
+  ...payloadFields,
   payloadSize: z.number(),
   payloadTruncated: z.boolean(),
   headers: z.record(z.string(), z.string()),
@@ -63,8 +61,6 @@ export type TaskDto = z.infer<typeof taskSchema>;
 
 export const taskListSchema = z.object({
   tasks: z.array(taskSchema),
-  page: z.number(),
-  size: z.number(),
-  total: z.number(),
+  ...pageFields,
 });
 export type TaskListDto = z.infer<typeof taskListSchema>;
