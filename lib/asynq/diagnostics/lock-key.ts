@@ -43,7 +43,17 @@ export function parseLockKey(qname: string, key: string): ParsedLockKey | null {
 }
 
 /**
- * The queue a lock key belongs to. A known queue whose prefix the key has wins (the longest,
+ * True when a key under `qname`'s lock prefix might still be a lock of a longer queue name,
+ * e.g. `asynq:{nest}:unique:zz}:unique:t:…` of queue `nest}:unique:zz`: only then does the
+ * owner depend on which queues exist.
+ */
+export function lockOwnerAmbiguous(qname: string, key: string): boolean {
+  return key.indexOf('}:unique:', uniqueKeyPrefix(qname).length) >= 0;
+}
+
+/**
+ * The queue a lock key belongs to. This is the one ownership rule: the all-queues listing and
+ * every per-queue lock route decide with it. A known queue whose prefix the key has wins (the longest,
  * should names nest, e.g. `a` and `a}:unique:b`); otherwise the text up to the first
  * `}:unique:` — a lock left behind by a removed queue, which asynq never cleans up.
  */
