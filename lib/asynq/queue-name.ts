@@ -39,7 +39,11 @@ export function isWritableQueueName(name: string): boolean {
   return name.trim().length > 0 && !FORBIDDEN.test(name) && new TextEncoder().encode(name).length <= MAX_QUEUE_NAME_BYTES;
 }
 
-/** Throws invalid_argument naming `field` and the rule unless `name` is writable. */
+/**
+ * Throws invalid_argument naming `field` and the rule unless `name` is writable; a blank name
+ * gets asynq's own text, as a Go client would.
+ */
 export function assertWritableQueueName(op: string, field: string, name: string): void {
+  if (name.trim().length === 0) throw invalidArgument(op, field, 'queue name must contain one or more characters');
   if (!isWritableQueueName(name)) throw invalidArgument(op, field, `${field}: ${QUEUE_NAME_RULE}`);
 }

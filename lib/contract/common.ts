@@ -53,12 +53,10 @@ const UNSAFE_IN_QUEUE_NAME = /[{}\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![
  * stricter than asynq, which only refuses blank names, because a brace in the name lets the
  * keys of one queue read as another's. Reads and deletes take {@link queueName}.
  */
-export const writableQueueName = z
-  .string()
-  .refine(
-    (s) => s.trim().length > 0 && !UNSAFE_IN_QUEUE_NAME.test(s) && new TextEncoder().encode(s).length <= MAX_QUEUE_NAME_BYTES,
-    QUEUE_NAME_RULE,
-  );
+export const writableQueueName = queueName.refine(
+  (s) => s.trim().length === 0 || (!UNSAFE_IN_QUEUE_NAME.test(s) && new TextEncoder().encode(s).length <= MAX_QUEUE_NAME_BYTES),
+  QUEUE_NAME_RULE,
+);
 
 /** A whole number parsed from a query string. */
 export const intParam = (name: string, min: number, max?: number) =>
