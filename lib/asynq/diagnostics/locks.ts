@@ -238,13 +238,14 @@ export async function lockOwners(redis: RedisClient, qname: string, keys: readon
   return keys.map((key) => lockQueue(key, queues));
 }
 
-/** invalid_argument for a lock key the ownership rule gives to another queue than `qname`. */
+/** invalid_argument for a key the ownership rule does not give to `qname` as a lock. */
 export function notThisQueuesLock(op: string, qname: string, key: string, owner: string | null): AsynqError {
+  const what = owner === null ? 'key is no lock: it is a key of another queue' : `key is a lock of queue ${JSON.stringify(owner)}`;
   return invalidArgument(
     op,
     'key',
-    `key is a lock of queue ${JSON.stringify(owner ?? '')}, not of queue ${JSON.stringify(qname)}: ` +
-      'a lock belongs to the longest existing queue whose lock prefix asynq:{<queue>}:unique: it starts with, as in /api/locks',
+    `${what}, not of queue ${JSON.stringify(qname)}: a key belongs to the longest existing queue whose prefix ` +
+      'asynq:{<queue>}: it starts with, and is a lock when the rest starts with unique:, as in /api/locks',
   );
 }
 

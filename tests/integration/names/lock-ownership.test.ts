@@ -93,7 +93,7 @@ describe(`DELETE /api/queues/${NEST}/locks?key=<a lock of ${JSON.stringify(ODD)}
       const res = await callRoute(queueLocks.DELETE, `/api/x?${qs}`, { qname: NEST }, { method: 'DELETE' });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_argument', field: 'key' });
-      expect(res.body.error.message).toContain('the longest existing queue whose lock prefix');
+      expect(res.body.error.message).toContain('a key belongs to the longest existing queue whose prefix asynq:{<queue>}:');
     }
     expect(await snapshot(redis)).toEqual(before);
     expect(await redis.get(seeded.oddLive)).toBe(seeded.oddHolder);
@@ -112,6 +112,36 @@ describe(`DELETE /api/queues/${NEST}/locks?key=<a lock of ${JSON.stringify(ODD)}
   it('is refused by the core too, whatever the caller', async () => {
     await expect(releaseLock(redis, NEST, seeded.oddLive)).rejects.toMatchObject({ kind: 'invalid_argument', details: { field: 'key' } });
     expect(await redis.get(seeded.oddLive)).toBe(seeded.oddHolder);
+  });
+});
+
+describe(`the other string keys of ${JSON.stringify(ODD)} (its paused flag, its counters)`, () => {
+  // asynq:{nest}:unique:zz}:paused is under nest's lock prefix and holds a string, like a lock.
+  const paused = k.pausedKey(ODD);
+  const processed = k.processedTotalKey(ODD);
+
+  beforeEach(async () => {
+    await redis.set(paused, String(Math.floor(Date.now() / 1000)));
+    await redis.set(processed, '42');
+  });
+
+  it('are no locks: neither nest’s listing nor /api/locks shows them', async () => {
+    expect(paused.startsWith(k.uniqueKeyPrefix(NEST))).toBe(true);
+    const nest = await callRoute(queueLocks.GET, '/api/x', { qname: NEST });
+    expect(keysOf(nest.body)).toEqual([seeded.nestLive, seeded.nestOrphan].sort());
+    const all = await callRoute(allLocks, '/api/locks');
+    expect(keysOf(all.body)).toEqual([seeded.nestLive, seeded.nestOrphan, seeded.oddLive].sort());
+  });
+
+  it('cannot be deleted through nest’s lock route (which would unpause the queue)', async () => {
+    const before = await snapshot(redis);
+    for (const key of [paused, processed]) {
+      const res = await callRoute(queueLocks.DELETE, `/api/x?key=${encodeURIComponent(key)}`, { qname: NEST }, { method: 'DELETE' });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_argument', field: 'key' });
+      expect(res.body.error.message).toContain('key is no lock: it is a key of another queue, not of queue "nest"');
+    }
+    expect(await snapshot(redis)).toEqual(before);
   });
 });
 

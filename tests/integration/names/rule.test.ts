@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { QUEUE_NAME_RULE as CONTRACT_RULE, queueName, writableQueueName } from '@/lib/contract/common';
 import { QUEUE_NAME_RULE, isWritableQueueName } from '@/lib/asynq/queue-name';
+import { lockQueue } from '@/lib/asynq/diagnostics/lock-key';
 
 const ACCEPTED = ['default', 'critical', 'a:b', 'emails:eu-west', 'a*', 'q?[x]\\', 'キュー', 'naïve queue', ' padded ', '😀', 'x'.repeat(256), 'é'.repeat(128)];
 const REFUSED = [
@@ -64,5 +65,20 @@ describe('the writable queue-name rule', () => {
     // Both answers occur often enough for the comparison to mean something.
     expect(refused).toBeGreaterThan(2_000);
     expect(refused).toBeLessThan(18_000);
+  });
+});
+
+describe('which queue owns a lock key (lockQueue, the rule of every lock route)', () => {
+  const known = ['nest', 'nest}:unique:zz', 'a:b', 'a'];
+  it.each([
+    ['asynq:{nest}:unique:t:0123456789abcdef0123456789abcdef', 'nest'],
+    ['asynq:{nest}:unique:zz}:unique:t:', 'nest}:unique:zz'],
+    ['asynq:{nest}:unique:zz}:paused', null],
+    ['asynq:{nest}:unique:zz}:processed', null],
+    ['asynq:{a:b}:unique:t:', 'a:b'],
+    ['asynq:{gone}:unique:t:', 'gone'],
+    ['asynq:{nest}:pending', null],
+  ] as const)('%s → %j', (key, owner) => {
+    expect(lockQueue(key, known)).toBe(owner);
   });
 });
