@@ -17,10 +17,10 @@ import { newNonce, securityHeaders } from '@/lib/server/http/security-headers';
  * (lib/server/http/route.ts), because this file only sees what its matcher lets through.
  * `nextUrl.pathname` comes without the base path; redirects built from nextUrl keep it.
  */
-export function proxy(req: NextRequest): Response {
+export async function proxy(req: NextRequest): Promise<Response> {
   const nonce = newNonce();
   const headers = securityHeaders({ nonce, https: isHttps(req), dev: process.env.NODE_ENV === 'development' });
-  const res = gate(req, headers['content-security-policy']!, nonce);
+  const res = await gate(req, headers['content-security-policy']!, nonce);
   for (const [name, value] of Object.entries(headers)) res.headers.set(name, value);
   return res;
 }
@@ -35,7 +35,7 @@ function authMode(): AuthMode {
   }
 }
 
-function gate(req: NextRequest, csp: string, nonce: string): Response {
+async function gate(req: NextRequest, csp: string, nonce: string): Promise<Response> {
   const path = req.nextUrl.pathname;
   const machine = isMachinePath(path);
   const misdirected = hostRefusal(req.headers, req.nextUrl.host, authMode());
@@ -46,7 +46,7 @@ function gate(req: NextRequest, csp: string, nonce: string): Response {
     return new Response(`${misdirected}\n`, { status: 421, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   if (isPublicPath(path)) return next(req, csp, nonce);
-  const outcome = authenticate(req, path);
+  const outcome = await authenticate(req, path);
   if (outcome.ok) return next(req, csp, nonce);
   if (machine) {
     return Response.json({ error: { code: outcome.code, message: outcome.message } }, { status: outcome.status });

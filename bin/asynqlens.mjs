@@ -6,6 +6,7 @@
  * folder (`node bin/asynqlens.mjs` there needs nothing installed).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -97,6 +98,34 @@ function hashPassword(password) {
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
+/**
+ * Passes each request's TCP peer address to the app in `x-asynqlens-peer`, overwriting any
+ * header of that name the client sent: the sign-in throttle counts attempts per peer
+ * (lib/server/auth/client-address.ts), and a route handler never sees the socket. Wraps
+ * http.createServer, which Next's standalone server calls once for its server; the app trusts
+ * the header only because ASYNQLENS_PEER_FROM_LAUNCHER says this wrapper is in place.
+ */
+function passPeerAddress() {
+  const create = http.createServer;
+  http.createServer = (...args) => {
+    const at = args.findIndex((a) => typeof a === 'function');
+    if (at >= 0) {
+      const listener = args[at];
+      args[at] = (req, res) => {
+        const raw = [];
+        for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+          if (req.rawHeaders[i].toLowerCase() !== 'x-asynqlens-peer') raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+        }
+        req.rawHeaders = [...raw, 'x-asynqlens-peer', req.socket.remoteAddress ?? ''];
+        req.headers['x-asynqlens-peer'] = req.socket.remoteAddress ?? '';
+        return listener(req, res);
+      };
+    }
+    return create.apply(http, args);
+  };
+  process.env.ASYNQLENS_PEER_FROM_LAUNCHER = '1';
+}
+
 async function readStdin() {
   const chunks = [];
   for await (const c of process.stdin) chunks.push(c);
@@ -174,4 +203,5 @@ process.env.PORT = port;
 process.env.NODE_ENV = 'production';
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 process.chdir(serverDir);
+passPeerAddress();
 await import(pathToFileURL(join(serverDir, 'server.js')).href);

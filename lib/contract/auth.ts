@@ -20,3 +20,7 @@ export type LoginBody = z.infer<typeof loginBodySchema>;
 /** GET /api/auth/me. In mode none the user is `anonymous` with the operator role. */
 export const meSchema = z.object({ user: z.string(), role: roleSchema, mode: authModeSchema });
 export type MeDto = z.infer<typeof meSchema>;
+
+/** POST /api/auth/logout-everywhere: every session of `user` ended, this one included. */
+export const logoutEverywhereSchema = z.object({ user: z.string(), ended: z.number().int().nonnegative() });
+export type LogoutEverywhereDto = z.infer<typeof logoutEverywhereSchema>;

@@ -3,7 +3,8 @@
  * landing on the page that asked for it, the signed-in user in the sidebar; a viewer sees no
  * mutation controls and the API refuses its mutation with 403 forbidden_role (counted in the
  * audit page's refusals table); an operator pauses a queue and finds it on /audit; Sign out
- * returns to /login.
+ * returns to /login and the old cookie no longer opens the API; the launcher's peer address
+ * cannot be forged to escape the sign-in throttle.
  */
 import assert from 'node:assert/strict';
 import * as k from '../../lib/asynq/keys';
@@ -53,8 +54,11 @@ const specs: Spec[] = [
         await row.getByText('done').waitFor();
         await screenshot(page, 'audit');
 
-        await account.getByRole('button', { name: 'Sign out' }).click();
+        const signedOut = (await tp.context.cookies()).find((c) => c.name === 'asynqlens_session')!;
+        await account.getByRole('button', { name: 'Sign out', exact: true }).click();
         await page.waitForURL((u) => u.pathname === '/login');
+        const copied = await fetch(`${app.url}/api/queues`, { headers: { cookie: `asynqlens_session=${signedOut.value}` } });
+        assert.equal(copied.status, 401, 'a copy of the signed-out cookie is refused');
         await page.goto('/audit');
         await page.waitForURL((u) => u.pathname === '/login');
 
@@ -96,9 +100,41 @@ const specs: Spec[] = [
         await vp.page.waitForURL((u) => u.pathname === '/login', { timeout: 20_000 });
         assert.equal(new URL(vp.page.url()).searchParams.get('next'), paths.queue(QUEUE));
         assert.deepEqual([...tp.errors, ...vp.errors], []);
+
+        // Sign out everywhere, from one of two browsers signed in as olga, ends the other's too.
+        const signInAs = async (who: string) => {
+          const p = await newPage({ baseUrl: app.url, width: 1280, height: 800 });
+          await p.page.goto('/login');
+          await p.page.getByLabel('User name').fill(who);
+          await p.page.getByLabel('Password').fill(PASSWORD);
+          await p.page.getByRole('button', { name: 'Sign in' }).click();
+          await p.page.getByTestId('account').getByText(who).waitFor();
+          return p;
+        };
+        const [one, two] = [await signInAs('olga'), await signInAs('olga')];
+        const otherCookie = (await two.context.cookies()).find((c) => c.name === 'asynqlens_session')!;
+        await one.page.getByTestId('account').getByRole('button', { name: 'Sign out everywhere' }).click();
+        await one.page.waitForURL((u) => u.pathname === '/login');
+        const other = await fetch(`${app.url}/api/queues`, { headers: { cookie: `asynqlens_session=${otherCookie.value}` } });
+        assert.equal(other.status, 401, 'the other browser is signed out too');
+        assert.deepEqual([...one.errors, ...two.errors], []);
+
+        // The launcher stamps each request with its TCP peer: a client naming another peer (or
+        // X-Forwarded-For, untrusted here) in every attempt is still one address to the throttle.
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const res = await fetch(`${app.url}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-asynqlens-peer': `198.51.100.${i}`, 'x-forwarded-for': `203.0.113.${i}` },
+            body: JSON.stringify({ username: 'vic', password: `guess ${i}` }),
+          });
+          statuses.push(res.status);
+        }
+        assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+        assert.equal(await redis.exists('asynqlens:{login}:fails:addr:127.0.0.1'), 1, 'counted against the real peer');
       } finally {
         await app.stop();
-        await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit', ...(await redis.keys('asynqlens:audit:{refusals}:*')));
+        await redis.del(k.pausedKey(QUEUE), 'asynqlens:audit', ...(await redis.keys('asynqlens:audit:{refusals}:*')), ...(await redis.keys('asynqlens:{login}:*')), ...(await redis.keys('asynqlens:{session:*')));
         await redis.srem(k.ALL_QUEUES, QUEUE);
       }
     },

@@ -4,43 +4,35 @@
  * what a Go client enqueues reads through our routes exactly as Go's Inspector reads it, and
  * what our API enqueues is processed by a Go server, with the outcomes visible through our routes.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoute, type Handler } from '../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../support/console-routes';
 import { within } from '../support/within';
 import { queuesPerMaster, send, startClusterApp, type ClusterApp } from '../integration/cluster/cluster-app';
-import { goAvailability, privateInteropBinary, requireGoFor, type GoDump, type GoTask } from './go-harness';
+import type { GoDump, GoTask } from './go-dump';
+import { goHarness } from './go-harness';
 
-const execFileAsync = promisify(execFile);
-const avail = goAvailability();
-requireGoFor(avail, 'Redis Cluster interop', '.');
-
-type Mod = Partial<Record<'GET' | 'POST', Handler>>;
+const asynqGo = goHarness('cluster');
+asynqGo.requireGo('Redis Cluster interop');
 
 /** A GET through a route handler, bounded by {@link within}. */
 const call = (h: Handler, path: string, params: Record<string, string>) => within(`GET ${Object.values(params).join('/')}${path}`, callRoute(h, path, params));
 
-describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Redis Cluster', () => {
+describe.skipIf(asynqGo.noGo)('asynq v0.26.0 and asynqlens on one Redis Cluster', () => {
   let app: ClusterApp;
-  let bin: string;
   let queues: string[];
   let seeded: Record<string, Record<string, string>>;
-  const r: Record<string, Mod> = {};
+  let r: ConsoleRoutes;
 
   const go = async (cmd: string, extra: string[] = []) => {
-    const { stdout } = await within(`go ${cmd}`, execFileAsync(bin, [cmd, '--nodes', app.cluster.nodesEnv, '--queues', queues.join(','), ...extra], { timeout: 60_000, maxBuffer: 64 << 20 }), 45_000);
-    return stdout;
+    return within(`go ${cmd}`, asynqGo.run(cmd, ['--nodes', app.cluster.nodesEnv, '--queues', queues.join(','), ...extra]), 45_000);
   };
   const goDump = async () => JSON.parse(await go('cluster-dump')) as GoDump;
 
   beforeAll(async () => {
-    [app, bin] = await Promise.all([startClusterApp('interop'), privateInteropBinary(avail, 'cluster')]);
+    [app] = await Promise.all([startClusterApp('interop'), asynqGo.bin()]);
     queues = [...(await queuesPerMaster(app.redis, 'iq', 1)).values()].flat().sort();
-    r.queue = await import('@/app/api/queues/[qname]/route');
-    r.tasks = await import('@/app/api/queues/[qname]/tasks/route');
-    r.task = await import('@/app/api/queues/[qname]/tasks/[taskId]/route');
-    r.groups = await import('@/app/api/queues/[qname]/groups/route');
+    r = await consoleRoutes();
     seeded = JSON.parse(await go('cluster-seed')) as typeof seeded;
   }, 300_000);
 
@@ -52,21 +44,21 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Re
     for (const q of queues) {
       const info = dump.queueInfo[q]!;
       expect([info.pending, info.scheduled, info.aggregating]).toEqual([2, 2, 1]);
-      const ours = (await call(r.queue!.GET!, '/', { qname: q })).body;
+      const ours = (await call(r.queue.GET, '/', { qname: q })).body;
       expect({ q, ...ours }).toMatchObject({
         q, size: info.size, pending: info.pending, active: info.active, scheduled: info.scheduled, retry: info.retry,
         archived: info.archived, completed: info.completed, aggregating: info.aggregating, groups: info.groups,
       });
       for (const state of ['pending', 'scheduled'] as const) {
-        const list = (await call(r.tasks!.GET!, `/?state=${state}`, { qname: q })).body;
+        const list = (await call(r.tasks.GET, `/?state=${state}`, { qname: q })).body;
         expect([q, state, list.tasks.map((t: { id: string }) => t.id)]).toEqual([q, state, dump.tasks[q]![state].map((t: GoTask) => t.id)]);
       }
-      const grouped = (await call(r.tasks!.GET!, '/?state=aggregating&group=g1', { qname: q })).body;
+      const grouped = (await call(r.tasks.GET, '/?state=aggregating&group=g1', { qname: q })).body;
       expect(grouped.tasks.map((t: { id: string }) => t.id)).toEqual(dump.tasks[q]!.aggregating.g1!.map((t) => t.id));
-      expect((await call(r.groups!.GET!, '/', { qname: q })).body.groups).toEqual(dump.groups[q]!.map((g) => ({ group: g.group, size: g.size })));
+      expect((await call(r.groups.GET, '/', { qname: q })).body.groups).toEqual(dump.groups[q]!.map((g) => ({ group: g.group, size: g.size })));
       for (const [label, id] of Object.entries(seeded[q]!)) {
         const want = dump.taskInfo[q]![id]!;
-        const t = (await call(r.task!.GET!, '/', { qname: q, taskId: id })).body;
+        const t = (await call(r.task.GET, '/', { qname: q, taskId: id })).body;
         expect({ label, id: t.id, type: t.type, state: t.state, payload: Buffer.from(t.payload, 'utf8').toString('base64'), maxRetry: t.maxRetry, group: t.group ?? '', headers: t.headers }).toEqual({
           label, id: want.id, type: want.type, state: want.state, payload: want.payloadBase64, maxRetry: want.maxRetry, group: want.group, headers: want.headers,
         });
@@ -79,8 +71,8 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Re
   it('has a Go server process what our API enqueued, and shows the outcomes', async () => {
     const ours: Record<string, { ok: string; fail: string }> = {};
     for (const q of queues) {
-      const ok = await send(r.tasks!.POST!, 'POST', '/', { qname: q }, { type: 'result:ts', payload: `from-ts-${q}`, options: { retentionSeconds: 600 } });
-      const fail = await send(r.tasks!.POST!, 'POST', '/', { qname: q }, { type: 'fail:ts', payload: 'x', options: { maxRetry: 0 } });
+      const ok = await send(r.tasks.POST, 'POST', '/', { qname: q }, { type: 'result:ts', payload: `from-ts-${q}`, options: { retentionSeconds: 600 } });
+      const fail = await send(r.tasks.POST, 'POST', '/', { qname: q }, { type: 'fail:ts', payload: 'x', options: { maxRetry: 0 } });
       expect([ok.status, fail.status]).toEqual([201, 201]);
       ours[q] = { ok: ok.body.id, fail: fail.body.id };
     }
@@ -88,19 +80,19 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Re
     const invoked = new Set(lines.map((l) => (JSON.parse(l) as { id: string }).id));
     for (const q of queues) {
       for (const id of [ours[q]!.ok, ours[q]!.fail, seeded[q]!.pending!, seeded[q]!.failing!]) expect([q, id, invoked.has(id)]).toEqual([q, id, true]);
-      const done = (await call(r.task!.GET!, '/', { qname: q, taskId: ours[q]!.ok })).body;
+      const done = (await call(r.task.GET, '/', { qname: q, taskId: ours[q]!.ok })).body;
       expect(done).toMatchObject({ state: 'completed', result: `done:from-ts-${q}`, retentionSeconds: 600 });
-      const failed = (await call(r.task!.GET!, '/', { qname: q, taskId: ours[q]!.fail })).body;
+      const failed = (await call(r.task.GET, '/', { qname: q, taskId: ours[q]!.fail })).body;
       expect(failed).toMatchObject({ state: 'archived', lastError: 'fail: fail:ts' });
-      expect((await call(r.task!.GET!, '/', { qname: q, taskId: seeded[q]!.pending! })).status).toBe(404);
+      expect((await call(r.task.GET, '/', { qname: q, taskId: seeded[q]!.pending! })).status).toBe(404);
     }
     const dump = await goDump();
     for (const q of queues) {
-      const ours2 = (await call(r.queue!.GET!, '/', { qname: q })).body;
+      const ours2 = (await call(r.queue.GET, '/', { qname: q })).body;
       const info = dump.queueInfo[q]!;
       expect({ q, ...ours2 }).toMatchObject({ q, pending: info.pending, archived: info.archived, completed: info.completed, processedTotal: info.processedTotal, failedTotal: info.failedTotal });
       expect(info.archived).toBe(2);
-      const archived = (await call(r.tasks!.GET!, '/?state=archived', { qname: q })).body;
+      const archived = (await call(r.tasks.GET, '/?state=archived', { qname: q })).body;
       expect(archived.tasks.map((t: { id: string }) => t.id)).toEqual(dump.tasks[q]!.archived.map((t) => t.id));
     }
   });

@@ -1,6 +1,9 @@
 /**
- * Drives the Go interop program (tests/go, real github.com/hibiken/asynq v0.26.0) for the live
- * interop suite: finds or builds it, runs the long-lived `scenario` and takes a `dump`.
+ * The one way a test drives the Go interop program (tests/go, real github.com/hibiken/asynq
+ * v0.26.0): {@link goHarness} finds the program (ASYNQLENS_GO_BIN, else a private `go build`),
+ * skips a suite loudly without Go (a failure under CI=true), and runs its subcommands one-shot
+ * (bounded, failing with the subcommand's name and Go's stderr) or long-running (`scenario`,
+ * `serve`, `triage-serve`).
  */
 import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -9,119 +12,15 @@ import { join, delimiter } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, it } from 'vitest';
+import { describe, inject, it } from 'vitest';
 
 const execFileAsync = promisify(execFile);
 
 /** tests/go, where the Go module lives. */
-export const GO_MODULE_DIR = fileURLToPath(new URL('../go/', import.meta.url));
+const GO_MODULE_DIR = fileURLToPath(new URL('../go/', import.meta.url));
 
-// ---------------------------------------------------------------------------------------------
-// The dump's JSON shape (tests/go/dump.go, dump_runtime.go, taskjson.go). Times are Unix
-// seconds, 0 for Go's zero time; bytes are base64, null for a nil slice.
-
-export interface GoTask {
-  id: string;
-  queue: string;
-  type: string;
-  payloadBase64: string | null;
-  state: string;
-  maxRetry: number;
-  retried: number;
-  lastError: string;
-  lastFailedAt: number;
-  timeoutSeconds: number;
-  deadline: number;
-  group: string;
-  nextProcessAt: number;
-  completedAt: number;
-  retentionSeconds: number;
-  resultBase64: string | null;
-  headers: Record<string, string>;
-  isOrphaned: boolean;
-}
-
-export interface GoQueueInfo {
-  queue: string;
-  paused: boolean;
-  size: number;
-  pending: number;
-  active: number;
-  scheduled: number;
-  retry: number;
-  archived: number;
-  completed: number;
-  aggregating: number;
-  groups: number;
-  processed: number;
-  failed: number;
-  processedTotal: number;
-  failedTotal: number;
-  latencyNs: number;
-  memoryUsage: number;
-  timestamp: number;
-}
-
-export interface GoQueueTasks {
-  pending: GoTask[];
-  active: GoTask[];
-  scheduled: GoTask[];
-  retry: GoTask[];
-  archived: GoTask[];
-  completed: GoTask[];
-  aggregating: Record<string, GoTask[]>;
-}
-
-export interface GoWorker {
-  taskId: string;
-  taskType: string;
-  queue: string;
-  payloadBase64: string | null;
-  startedAt: number;
-  deadline: number;
-}
-
-export interface GoServer {
-  id: string;
-  host: string;
-  pid: number;
-  concurrency: number;
-  queues: Record<string, number>;
-  strictPriority: boolean;
-  status: string;
-  startedAt: number;
-  workers: GoWorker[];
-}
-
-export interface GoSchedulerEntry {
-  id: string;
-  spec: string;
-  taskType: string;
-  payloadBase64: string | null;
-  options: string[];
-  nextEnqueueAt: number;
-  prevEnqueueAt: number;
-}
-
-export interface GoSchedulerEvent {
-  taskId: string;
-  enqueuedAt: number;
-}
-
-export interface GoDump {
-  queues: string[];
-  queueInfo: Record<string, GoQueueInfo>;
-  history: Record<string, { date: string; processed: number; failed: number }[]>;
-  groups: Record<string, { group: string; size: number }[]>;
-  tasks: Record<string, GoQueueTasks>;
-  taskInfo: Record<string, Record<string, GoTask>>;
-  servers: GoServer[];
-  schedulerEntries: GoSchedulerEntry[];
-  schedulerEvents: Record<string, GoSchedulerEvent[]>;
-}
-
-/** The list states of a dump, in the order the test walks them (aggregating is per group). */
-export const LIST_STATES = ['pending', 'active', 'scheduled', 'retry', 'archived', 'completed'] as const;
+/** `--redis 127.0.0.1:<port> --db <db>`: the suite's own redis-server unless `port` is given. */
+export const redisArgs = (db: number, port: number = inject('redisPort')): string[] => ['--redis', `127.0.0.1:${port}`, '--db', String(db)];
 
 // ---------------------------------------------------------------------------------------------
 // Locating the program.
@@ -136,12 +35,12 @@ function isExecutable(path: string): boolean {
 }
 
 /** The `go` tool on PATH, else /usr/local/go/bin/go, else null. */
-export function findGoTool(): string | null {
+function findGoTool(): string | null {
   const onPath = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'go'));
   return [...onPath, '/usr/local/go/bin/go'].find(isExecutable) ?? null;
 }
 
-export type GoAvailability =
+type GoAvailability =
   | { kind: 'prebuilt'; bin: string }
   | { kind: 'build'; go: string }
   | { kind: 'missing'; reason: string };
@@ -151,7 +50,7 @@ export type GoAvailability =
  * CI) before any hook runs. ASYNQLENS_GO_BIN (set by scripts/test.sh) wins; otherwise the
  * program is built from tests/go with the Go toolchain.
  */
-export function goAvailability(): GoAvailability {
+function goAvailability(): GoAvailability {
   const prebuilt = process.env.ASYNQLENS_GO_BIN;
   if (prebuilt) return { kind: 'prebuilt', bin: prebuilt };
   const go = findGoTool();
@@ -159,7 +58,7 @@ export function goAvailability(): GoAvailability {
   return { kind: 'missing', reason: 'ASYNQLENS_GO_BIN is unset and no `go` on PATH or at /usr/local/go/bin/go' };
 }
 
-export const NO_GO_BANNER = [
+const NO_GO_BANNER = [
   '',
   '##############################################################################',
   '##  WARNING: Go was not found; the LIVE GO INTEROP SUITE IS SKIPPED.        ##',
@@ -172,48 +71,16 @@ export const NO_GO_BANNER = [
   '',
 ].join('\n');
 
-/** The path of a runnable interop program: the prebuilt one, or a fresh `go build`. */
-export async function ensureInteropBinary(avail: GoAvailability): Promise<string> {
+/**
+ * The prebuilt program, or one built into a private temporary directory (removed at exit), so
+ * test files running in parallel never overwrite each other's binary.
+ */
+async function interopBinary(avail: GoAvailability, label: string): Promise<string> {
   if (avail.kind === 'missing') throw new Error(`cannot run the Go interop program: ${avail.reason}`);
   if (avail.kind === 'prebuilt') {
     if (!isExecutable(avail.bin)) throw new Error(`ASYNQLENS_GO_BIN=${avail.bin} is not an executable file`);
     return avail.bin;
   }
-  const out = join(GO_MODULE_DIR, 'interop-bin');
-  try {
-    await execFileAsync(avail.go, ['build', '-o', 'interop-bin', '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 });
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`go build in ${GO_MODULE_DIR} failed: ${e.message}\n${e.stderr ?? ''}`);
-  }
-  return out;
-}
-
-/**
- * For a suite of tests/interop/<folder>: without Go, a failing test under CI=true (a skipped
- * interop suite counts as a failure there), else the loud banner. Call once at the top of a
- * test file, then wrap the suite in `describe.skipIf(avail.kind === 'missing')`.
- */
-export function requireGoFor(avail: GoAvailability, suite: string, folder: string): void {
-  if (avail.kind !== 'missing') return;
-  if (process.env.CI === 'true') {
-    describe(`${suite} under CI`, () => {
-      it('requires Go (a skipped interop suite counts as a failure under CI=true)', () => {
-        throw new Error(`${suite} cannot run under CI: ${avail.reason}`);
-      });
-    });
-  } else {
-    console.warn(`${NO_GO_BANNER}\n##  Also skipped: ${suite} (tests/interop/${folder})\n`);
-  }
-}
-
-/**
- * The interop program built into a private temporary directory (removed at exit), so test
- * files running in parallel never overwrite each other's binary; the prebuilt one when
- * ASYNQLENS_GO_BIN is set.
- */
-export async function privateInteropBinary(avail: GoAvailability, label: string): Promise<string> {
-  if (avail.kind !== 'build') return ensureInteropBinary(avail);
   const dir = mkdtempSync(join(tmpdir(), `asynqlens-interop-${label}-`));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const out = join(dir, 'interop-bin');
@@ -227,9 +94,122 @@ export async function privateInteropBinary(avail: GoAvailability, label: string)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Running it.
+// The harness.
 
-const connArgs = (port: number, db: number) => ['--redis', `127.0.0.1:${port}`, '--db', String(db)];
+export interface RunOptions {
+  /** Written to stdin as JSON; stdin is closed either way (no one-shot subcommand waits on it). */
+  stdin?: unknown;
+  /** SIGKILL and fail after this long. */
+  timeoutMs?: number;
+}
+
+export interface GoHarness {
+  /** True without Go: wrap the suite in `describe.skipIf(go.noGo)`. */
+  readonly noGo: boolean;
+  /**
+   * Call once at the top of a test file. Without Go: under CI=true a failing test (a skipped
+   * interop suite counts as a failure there), else the loud banner naming `suite`.
+   */
+  requireGo(suite: string): void;
+  /** The program's path, built on the first call (call it in a beforeAll to build early). */
+  bin(): Promise<string>;
+  /** Runs `sub ...args` to its end; resolves with stdout. */
+  run(sub: string, args: string[], o?: RunOptions): Promise<string>;
+  /** {@link run}, its stdout parsed as one JSON document. */
+  json<T>(sub: string, args: string[], o?: RunOptions): Promise<T>;
+  /** {@link run}, its stdout parsed as one JSON document a line. */
+  jsonLines<T>(sub: string, args: string[], o?: RunOptions): Promise<T[]>;
+  /** Starts a long-running `sub ...args` and resolves once it printed READY. */
+  start(sub: string, args: string[]): Promise<GoProcess>;
+  /** Starts `scenario --flush` on `db` and resolves once it printed READY. */
+  scenario(db: number, readyTimeoutMs?: number): Promise<RunningScenario>;
+}
+
+/**
+ * The interop program for one test file (Vitest gives each file its own module graph, so
+ * `label`, which names the private build directory, is per file or per suite folder).
+ */
+export function goHarness(label: string): GoHarness {
+  const avail = goAvailability();
+  let bin: Promise<string> | undefined;
+  const harness: GoHarness = {
+    noGo: avail.kind === 'missing',
+    requireGo(suite) {
+      if (avail.kind !== 'missing') return;
+      if (process.env.CI === 'true') {
+        describe(`${suite} under CI`, () => {
+          it('requires Go (a skipped interop suite counts as a failure under CI=true)', () => {
+            throw new Error(`${suite} cannot run under CI: ${avail.reason}`);
+          });
+        });
+      } else {
+        console.warn(`${NO_GO_BANNER}\n##  Skipped: ${suite}\n`);
+      }
+    },
+    bin() {
+      bin ??= interopBinary(avail, label);
+      return bin;
+    },
+    async run(sub, args, o = {}) {
+      return runOnce(await harness.bin(), sub, args, o);
+    },
+    async json<T>(sub: string, args: string[], o?: RunOptions) {
+      const out = await harness.run(sub, args, o);
+      return parseJson<T>(sub, out);
+    },
+    async jsonLines<T>(sub: string, args: string[], o?: RunOptions) {
+      const out = await harness.run(sub, args, o);
+      return out.split('\n').filter((l) => l.trim() !== '').map((l) => parseJson<T>(sub, l));
+    },
+    async start(sub, args) {
+      return startGoProcess(await harness.bin(), sub, args);
+    },
+    async scenario(db, readyTimeoutMs) {
+      return startScenario(await harness.bin(), redisArgs(db), readyTimeoutMs);
+    },
+  };
+  return harness;
+}
+
+function parseJson<T>(sub: string, text: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new Error(`interop-bin ${sub} printed no JSON (${(err as Error).message}):\n${text.slice(0, 2000)}`);
+  }
+}
+
+/** One subcommand to its end. 'close', not 'exit': only then has all of stdout been read. */
+function runOnce(bin: string, sub: string, args: string[], { stdin, timeoutMs = 60_000 }: RunOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, [sub, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let timedOut = false;
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
+    // An EPIPE on stdin after the child died must not crash the test process.
+    child.stdin.on('error', () => {});
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`interop-bin ${sub} could not start (${bin}): ${e.message}`));
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve(out);
+      const how = timedOut ? `did not finish within ${timeoutMs / 1000} s` : `exited with ${code ?? signal}`;
+      reject(new Error(`interop-bin ${sub} ${how} (args: ${args.join(' ')})\n--- stderr ---\n${err}`));
+    });
+    child.stdin.end(stdin === undefined ? '' : JSON.stringify(stdin));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Long-running subcommands.
 
 export interface RunningScenario {
   pid: number;
@@ -246,10 +226,10 @@ export interface RunningScenario {
  * Spawns `scenario --flush` and resolves once it prints READY. stdin stays an open pipe: the
  * scenario runs until it is closed (or this process dies, which closes it too).
  */
-export function startScenario(bin: string, port: number, db: number, readyTimeoutMs = 60_000): Promise<RunningScenario> {
+function startScenario(bin: string, conn: string[], readyTimeoutMs = 60_000): Promise<RunningScenario> {
   const child: ChildProcessByStdio<Writable, Readable, Readable> = spawn(
     bin,
-    ['scenario', ...connArgs(port, db), '--flush'],
+    ['scenario', ...conn, '--flush'],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -312,21 +292,7 @@ export function startScenario(bin: string, port: number, db: number, readyTimeou
   });
 }
 
-/** Runs `dump` and parses its one JSON document. */
-export async function runDump(bin: string, port: number, db: number): Promise<GoDump> {
-  try {
-    const { stdout } = await execFileAsync(bin, ['dump', ...connArgs(port, db)], {
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: 60_000,
-    });
-    return JSON.parse(stdout) as GoDump;
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`interop dump failed: ${e.message}\n${e.stderr ?? ''}`);
-  }
-}
-
-/** A long-running interop-bin subcommand (a Go server) started by {@link startGoProcess}. */
+/** A long-running interop-bin subcommand (a Go server) started by {@link GoHarness.start}. */
 export interface GoProcess {
   /** Everything it printed on stdout so far. */
   stdout(): string;
@@ -338,7 +304,7 @@ export interface GoProcess {
 }
 
 /** Spawns `bin sub ...args` and resolves once it printed READY (30 s at most, or its early exit). */
-export async function startGoProcess(bin: string, sub: string, args: string[]): Promise<GoProcess> {
+async function startGoProcess(bin: string, sub: string, args: string[]): Promise<GoProcess> {
   const child = spawn(bin, [sub, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

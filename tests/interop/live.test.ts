@@ -7,50 +7,22 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-// Types only: the modules themselves are imported after REDIS_URL is set (see beforeAll).
-import type * as GroupsRoute from '@/app/api/queues/[qname]/groups/route';
-import type * as HistoryRoute from '@/app/api/queues/[qname]/history/route';
-import type * as TaskRoute from '@/app/api/queues/[qname]/tasks/[taskId]/route';
-import type * as TasksRoute from '@/app/api/queues/[qname]/tasks/route';
-import type * as QueuesRoute from '@/app/api/queues/route';
-import type * as EventsRoute from '@/app/api/schedulers/[entryId]/events/route';
-import type * as SchedulersRoute from '@/app/api/schedulers/route';
-import type * as ServersRoute from '@/app/api/servers/route';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { SchedulerListDto, ServerListDto } from '@/lib/contract/servers';
 import type { TaskDto, TaskListDto } from '@/lib/contract/tasks';
 import { callRoute } from '../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../support/console-routes';
 import { openTestRedis, testRedisUrl } from '../support/test-redis';
-import {
-  ensureInteropBinary,
-  goAvailability,
-  LIST_STATES,
-  NO_GO_BANNER,
-  runDump,
-  startScenario,
-  type GoDump,
-  type GoTask,
-  type RunningScenario,
-} from './go-harness';
+import { LIST_STATES, type GoDump, type GoTask } from './go-dump';
+import { goHarness, redisArgs, type RunningScenario } from './go-harness';
 
 const DB = 20;
 /** Fed every second by the scheduler: only checked loosely. */
 const CRON_QUEUE = 'cron';
 
-const avail = goAvailability();
-const noGo = avail.kind === 'missing';
-const mustFailWithoutGo = noGo && process.env.CI === 'true';
-if (noGo && !mustFailWithoutGo) console.warn(NO_GO_BANNER);
-
-// Only defined when it must fail, so a normal run reports no skipped test.
-if (mustFailWithoutGo) {
-  describe('live Go interop under CI', () => {
-    it('requires Go (a skipped interop suite counts as a failure under CI=true)', () => {
-      throw new Error(`live interop suite cannot run under CI: ${avail.kind === 'missing' ? avail.reason : ''}`);
-    });
-  });
-}
+const asynqGo = goHarness('live');
+asynqGo.requireGo('live Go interop');
 
 // ---------------------------------------------------------------------------------------------
 // Comparison helpers: each returns human-readable differences, asserted empty at the end so one
@@ -140,40 +112,21 @@ const asynqUniqueKey = (queue: string, type: string, payload: Buffer | null) =>
 
 // ---------------------------------------------------------------------------------------------
 
-describe.skipIf(noGo)('live interop with github.com/hibiken/asynq v0.26.0', () => {
+describe.skipIf(asynqGo.noGo)('live interop with github.com/hibiken/asynq v0.26.0', () => {
   let redis: Redis | undefined;
   let scenario: RunningScenario | undefined;
   let dump: GoDump;
   /** When the dump was taken, to bound how far the ticking parts may have moved since. */
   let dumpAtMs: number;
-  let routes: {
-    queues: typeof QueuesRoute;
-    history: typeof HistoryRoute;
-    tasks: typeof TasksRoute;
-    task: typeof TaskRoute;
-    groups: typeof GroupsRoute;
-    servers: typeof ServersRoute;
-    schedulers: typeof SchedulersRoute;
-    events: typeof EventsRoute;
-  };
+  let routes: ConsoleRoutes;
 
   beforeAll(async () => {
     process.env.REDIS_URL = testRedisUrl(DB);
-    routes = {
-      queues: await import('@/app/api/queues/route'),
-      history: await import('@/app/api/queues/[qname]/history/route'),
-      tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-      task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-      groups: await import('@/app/api/queues/[qname]/groups/route'),
-      servers: await import('@/app/api/servers/route'),
-      schedulers: await import('@/app/api/schedulers/route'),
-      events: await import('@/app/api/schedulers/[entryId]/events/route'),
-    };
+    // After REDIS_URL is set: the modules read it on their first request.
+    routes = await consoleRoutes();
     redis = await openTestRedis(DB); // flushes DB 20
-    const bin = await ensureInteropBinary(avail);
-    const port = inject('redisPort');
-    scenario = await startScenario(bin, port, DB, 60_000);
-    dump = await runDump(bin, port, DB);
+    scenario = await asynqGo.scenario(DB, 60_000);
+    dump = await asynqGo.json<GoDump>('dump', redisArgs(DB));
     dumpAtMs = Date.now();
   });
 

@@ -5,20 +5,19 @@
  * and after the replica takes over; the console keeps running and finds every task on the new
  * master; and what our API enqueues after the failover is processed by a Go server.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { waitFor } from '../integration/faults/helpers';
 import { callRoute, type Handler } from '../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../support/console-routes';
 import { within } from '../support/within';
 import { MASTER_NAME, startSentinelSetup, type SentinelSetup } from '../support/redis-sentinel';
-import { goAvailability, LIST_STATES, privateInteropBinary, requireGoFor, type GoDump, type GoTask } from './go-harness';
+import { LIST_STATES, type GoDump, type GoTask } from './go-dump';
+import { goHarness } from './go-harness';
 
-const execFileAsync = promisify(execFile);
-const avail = goAvailability();
-requireGoFor(avail, 'Redis Sentinel interop', '.');
+const asynqGo = goHarness('sentinel');
+asynqGo.requireGo('Redis Sentinel interop');
 
 /** A database other than 0, so both sides are seen to honour the db through the sentinels. */
 const DB = 3;
@@ -26,7 +25,6 @@ const Q = 'orders';
 /** The seeded labels a Go server hands to a handler (the rest wait an hour or sit in a group). */
 const RUNNABLE = ['pending', 'failing', 'retrying', 'kept'] as const;
 
-type Mod = Partial<Record<'GET' | 'POST', Handler>>;
 type Seeded = Record<string, string>;
 type Counts = Record<'pending' | 'active' | 'scheduled' | 'retry' | 'archived' | 'completed' | 'aggregating', number>;
 
@@ -61,17 +59,16 @@ function fromOurs(t: TaskDto) {
   };
 }
 
-describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Sentinel deployment, through a failover', () => {
+describe.skipIf(asynqGo.noGo)('asynq v0.26.0 and asynqlens on one Sentinel deployment, through a failover', () => {
   let setup: SentinelSetup;
-  let bin: string;
-  const r: Record<string, Mod> = {};
+  let r: ConsoleRoutes;
   const rounds: Seeded[] = [];
 
   /** One interop-bin run through the sentinels (a fresh Go process each time). */
   const go = async (cmd: string, extra: string[] = []) => {
-    const args = [cmd, '--sentinels', `127.0.0.1:${setup.sentinelPort}`, '--master', MASTER_NAME, '--db', String(DB), '--queues', Q, ...extra];
-    // A failure names the command and carries Go's stderr; sentinel-process gives up by itself at 20 s.
-    return (await execFileAsync(bin, args, { timeout: 30_000, maxBuffer: 64 << 20 })).stdout;
+    const args = ['--sentinels', `127.0.0.1:${setup.sentinelPort}`, '--master', MASTER_NAME, '--db', String(DB), '--queues', Q, ...extra];
+    // sentinel-process gives up by itself at 20 s.
+    return asynqGo.run(cmd, args, { timeoutMs: 30_000 });
   };
   const goSeed = async (round: string) => {
     const ids = (JSON.parse(await go('sentinel-seed', ['--round', round])) as Record<string, Seeded>)[Q]!;
@@ -92,9 +89,9 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
     return res.body;
   };
   const ourList = async (state: string, group?: string): Promise<TaskDto[]> =>
-    (await get(r.tasks!.GET!, `/?state=${state}&size=100${group ? `&group=${group}` : ''}`, { qname: Q })).tasks as TaskDto[];
+    (await get(r.tasks.GET, `/?state=${state}&size=100${group ? `&group=${group}` : ''}`, { qname: Q })).tasks as TaskDto[];
   const enqueue = async (body: unknown) => {
-    const res = await callRoute(r.tasks!.POST!, '/', { qname: Q }, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) });
+    const res = await callRoute(r.tasks.POST, '/', { qname: Q }, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify(body) });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.id as string;
   };
@@ -103,7 +100,7 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
   async function ourIds(): Promise<string[]> {
     const ids: string[] = [];
     for (const state of LIST_STATES) ids.push(...(await ourList(state)).map((t) => t.id));
-    const groups = (await get(r.groups!.GET!, '/', { qname: Q })).groups as { group: string }[];
+    const groups = (await get(r.groups.GET, '/', { qname: Q })).groups as { group: string }[];
     for (const { group } of groups) ids.push(...(await ourList('aggregating', group)).map((t) => t.id));
     return sorted(ids);
   }
@@ -112,7 +109,7 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
   async function expectSameAsGo(dump: GoDump, want: Counts): Promise<void> {
     const info = dump.queueInfo[Q]!;
     expect({ pending: info.pending, active: info.active, scheduled: info.scheduled, retry: info.retry, archived: info.archived, completed: info.completed, aggregating: info.aggregating }).toEqual(want);
-    const ours = await get(r.queue!.GET!, '/', { qname: Q });
+    const ours = await get(r.queue.GET, '/', { qname: Q });
     const fields = ['size', 'paused', 'pending', 'active', 'scheduled', 'retry', 'archived', 'completed', 'aggregating', 'groups', 'processed', 'failed', 'processedTotal', 'failedTotal'] as const;
     expect(Object.fromEntries(fields.map((f) => [f, ours[f]]))).toEqual(Object.fromEntries(fields.map((f) => [f, info[f]])));
     for (const state of LIST_STATES) {
@@ -121,22 +118,19 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
     for (const [group, tasks] of Object.entries(dump.tasks[Q]!.aggregating)) {
       expect([group, (await ourList('aggregating', group)).map((t) => t.id)]).toEqual([group, tasks.map((t) => t.id)]);
     }
-    expect((await get(r.groups!.GET!, '/', { qname: Q })).groups).toEqual(dump.groups[Q]!.map((g) => ({ group: g.group, size: g.size })));
+    expect((await get(r.groups.GET, '/', { qname: Q })).groups).toEqual(dump.groups[Q]!.map((g) => ({ group: g.group, size: g.size })));
     for (const [id, want] of Object.entries(dump.taskInfo[Q]!)) {
-      expect(fromOurs((await get(r.task!.GET!, '/', { qname: Q, taskId: id })) as TaskDto)).toEqual(fromGo(want));
+      expect(fromOurs((await get(r.task.GET, '/', { qname: Q, taskId: id })) as TaskDto)).toEqual(fromGo(want));
     }
   }
 
   beforeAll(async () => {
-    [setup, bin] = await Promise.all([startSentinelSetup(), privateInteropBinary(avail, 'sentinel')]);
+    [setup] = await Promise.all([startSentinelSetup(), asynqGo.bin()]);
     // As an operator configures it: the URL's host is ignored in Sentinel mode; it gives the db.
     process.env.REDIS_URL = `redis://ignored.invalid:6379/${DB}`;
     process.env.ASYNQLENS_REDIS_SENTINELS = `127.0.0.1:${setup.sentinelPort}`;
     process.env.ASYNQLENS_REDIS_SENTINEL_MASTER = MASTER_NAME;
-    r.queue = await import('@/app/api/queues/[qname]/route');
-    r.tasks = await import('@/app/api/queues/[qname]/tasks/route');
-    r.task = await import('@/app/api/queues/[qname]/tasks/[taskId]/route');
-    r.groups = await import('@/app/api/queues/[qname]/groups/route');
+    r = await consoleRoutes();
   }, 120_000);
 
   afterAll(async () => {
@@ -156,8 +150,8 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
     const dump = await goDump();
     await expectSameAsGo(dump, { pending: 4, active: 0, scheduled: 4, retry: 1, archived: 1, completed: 1, aggregating: 1 });
     expect([first.failing, first.retrying, first.kept].map((id) => dump.taskInfo[Q]![id!]!.state)).toEqual(['archived', 'retry', 'completed']);
-    expect((await callRoute(r.task!.GET!, '/', { qname: Q, taskId: first.pending! })).status).toBe(404);
-    const unique = (await get(r.task!.GET!, '/', { qname: Q, taskId: first.unique! })) as TaskDto;
+    expect((await callRoute(r.task.GET, '/', { qname: Q, taskId: first.pending! })).status).toBe(404);
+    const unique = (await get(r.task.GET, '/', { qname: Q, taskId: first.unique! })) as TaskDto;
     expect(unique.uniqueLock).toMatchObject({ holderId: first.unique, ownedByThisTask: true });
   });
 
@@ -188,7 +182,7 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
     // Our client reconnects through the sentinel on +switch-master; a request during the
     // reconnect is refused at once (503) rather than queued, so the console is polled as a
     // browser would.
-    const servingMs = await waitFor('the console to answer again', async () => (await callRoute(r.queue!.GET!, '/', { qname: Q })).status === 200, 10_000);
+    const servingMs = await waitFor('the console to answer again', async () => (await callRoute(r.queue.GET, '/', { qname: Q })).status === 200, 10_000);
     console.info(`[sentinel-interop] switched ${switchMs} ms after SENTINEL FAILOVER; the console answered ${servingMs} ms after Go's next enqueue`);
     const ok = await enqueue({ type: 'result:ts', payload: 'from-ts', options: { retentionSeconds: 600 } });
     const fail = await enqueue({ type: 'fail:ts', payload: 'x', options: { maxRetry: 0 } });
@@ -209,8 +203,8 @@ describe.skipIf(avail.kind === 'missing')('asynq v0.26.0 and asynqlens on one Se
     const runnable = [...[rounds[1]!, third].flatMap((s) => RUNNABLE.map((l) => s[l]!)), ok, fail];
     const handled = await goProcess(runnable.length + 1);
     expect(sorted(handled.filter((h) => h.type !== 'aggregated').map((h) => h.id))).toEqual(sorted(runnable));
-    expect((await get(r.task!.GET!, '/', { qname: Q, taskId: ok })) as TaskDto).toMatchObject({ state: 'completed', result: 'done:from-ts', retentionSeconds: 600 });
-    expect((await get(r.task!.GET!, '/', { qname: Q, taskId: fail })) as TaskDto).toMatchObject({ state: 'archived', lastError: 'fail: fail:ts' });
+    expect((await get(r.task.GET, '/', { qname: Q, taskId: ok })) as TaskDto).toMatchObject({ state: 'completed', result: 'done:from-ts', retentionSeconds: 600 });
+    expect((await get(r.task.GET, '/', { qname: Q, taskId: fail })) as TaskDto).toMatchObject({ state: 'archived', lastError: 'fail: fail:ts' });
     await expectSameAsGo(await goDump(), { pending: 0, active: 0, scheduled: 6, retry: 3, archived: 4, completed: 4, aggregating: 0 });
   }, 60_000);
 });

@@ -2,7 +2,7 @@
  * Calls a Next.js route handler the way the framework does: a real Request and a params
  * promise. Returns the status and the parsed JSON (or raw bytes for non-JSON bodies).
  */
-export type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+export type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 /** A parsed JSON body: whatever JSON.parse gives, read by assertions that fail loudly. */
 export type JsonBody = ReturnType<typeof JSON.parse>;
 

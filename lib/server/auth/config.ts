@@ -2,7 +2,9 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { entriesFromEnv, entriesFromFile, parseUsers, ROLES, UserConfigError, type ConfiguredUser, type Role } from './users';
+import type { BlockList } from 'node:net';
 import { brandErrorClass } from '@/lib/asynq/error-brand';
+import { parseTrustedProxies } from './client-address';
 
 export type AuthMode = 'login' | 'proxy' | 'none';
 
@@ -20,6 +22,10 @@ export interface AuthConfig {
   users: ReadonlyMap<string, ConfiguredUser>;
   sessionSecret: string;
   sessionHours: number;
+  /** A session unused for this long ends (ASYNQLENS_SESSION_IDLE_MINUTES). */
+  sessionIdleMinutes: number;
+  /** Peers whose X-Forwarded-For is believed (ASYNQLENS_TRUSTED_PROXIES). */
+  trustedProxies: BlockList;
   cookieSecure: 'auto' | 'true' | 'false';
   /** '' or `/prefix`: the cookie's Path and the login redirect live under it. */
   basePath: string;
@@ -42,7 +48,7 @@ const VARS = [
   'ASYNQLENS_AUTH', 'ASYNQLENS_USERS', 'ASYNQLENS_USERS_FILE', 'ASYNQLENS_SESSION_SECRET', 'ASYNQLENS_SESSION_HOURS',
   'ASYNQLENS_COOKIE_SECURE', 'ASYNQLENS_BASE_PATH', 'ASYNQLENS_PROXY_USER_HEADER', 'ASYNQLENS_PROXY_ROLE_HEADER',
   'ASYNQLENS_PROXY_OPERATORS', 'ASYNQLENS_PROXY_DEFAULT_ROLE', 'ASYNQLENS_PROXY_SECRET', 'ASYNQLENS_PROXY_SECRET_HEADER',
-  'ASYNQLENS_METRICS_TOKEN',
+  'ASYNQLENS_METRICS_TOKEN', 'ASYNQLENS_SESSION_IDLE_MINUTES', 'ASYNQLENS_TRUSTED_PROXIES', 'ASYNQLENS_PEER_FROM_LAUNCHER',
 ] as const;
 
 const v = (name: (typeof VARS)[number]): string => process.env[name]?.trim() ?? '';
@@ -104,6 +110,23 @@ function parseHours(): number {
   return n;
 }
 
+function parseIdleMinutes(hours: number): number {
+  const raw = v('ASYNQLENS_SESSION_IDLE_MINUTES') || '60';
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > hours * 60) {
+    throw new AuthConfigError(`ASYNQLENS_SESSION_IDLE_MINUTES must be a number of minutes above 0 and at most the session's ${hours * 60} (got ${JSON.stringify(raw)})`);
+  }
+  return n;
+}
+
+function trustedProxies(): BlockList {
+  try {
+    return parseTrustedProxies(v('ASYNQLENS_TRUSTED_PROXIES'));
+  } catch (err) {
+    throw new AuthConfigError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 function parseSecure(): AuthConfig['cookieSecure'] {
   const raw = v('ASYNQLENS_COOKIE_SECURE') || 'auto';
   if (raw === 'auto' || raw === 'true' || raw === 'false') return raw;
@@ -145,6 +168,8 @@ function build(): AuthConfig {
     users: new Map<string, ConfiguredUser>(),
     sessionSecret: '',
     sessionHours: 12,
+    sessionIdleMinutes: 60,
+    trustedProxies: trustedProxies(),
     cookieSecure: 'auto' as const,
     basePath: parseBasePath(),
     proxy: null,
@@ -159,7 +184,8 @@ function build(): AuthConfig {
         '(make a hash with `npm run hash-password`), or ASYNQLENS_AUTH=proxy behind an authenticating proxy, or ASYNQLENS_AUTH=none to turn authentication off',
     );
   }
-  return { ...base, users, sessionSecret: sessionSecret(mode), sessionHours: parseHours(), cookieSecure: parseSecure() };
+  const sessionHours = parseHours();
+  return { ...base, users, sessionSecret: sessionSecret(mode), sessionHours, sessionIdleMinutes: parseIdleMinutes(sessionHours), cookieSecure: parseSecure() };
 }
 
 /**

@@ -7,10 +7,10 @@ import { appPath, authenticate, isPublicPath, type Principal } from './principal
  * requests without an identity): the caller's principal, null on the public paths (health,
  * sign-in), or a 401/503 HttpError.
  */
-export function requirePrincipal(req: Request): Principal | null {
+export async function requirePrincipal(req: Request): Promise<Principal | null> {
   const path = appPath(new URL(req.url).pathname);
   if (isPublicPath(path)) return null;
-  const outcome = authenticate(req, path);
+  const outcome = await authenticate(req, path);
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.code, outcome.message);
   return outcome.principal;
 }

@@ -2,7 +2,9 @@ import 'server-only';
 import type { AuthMode, ProxyConfig } from './config';
 import { AuthConfigError, authConfig } from './config';
 import { safeEqual } from './safe-equal';
-import { SESSION_COOKIE, cookieValue, readSession } from './session';
+import { getRedis } from '../redis/client';
+import { SESSION_COOKIE, cookieValue, readSession, userFingerprint } from './session';
+import { touchSession } from './session-store';
 import type { Role } from './users';
 
 /** Who a request acts for, and how that was established. */
@@ -11,11 +13,13 @@ export interface Principal {
   role: Role;
   mode: AuthMode;
   via: 'session' | 'proxy' | 'token' | 'none';
+  /** The server-side session (login mode). */
+  sid?: string;
 }
 
 export type AuthOutcome =
   | { ok: true; principal: Principal }
-  | { ok: false; status: 401 | 503; code: 'unauthorized' | 'auth_misconfigured'; message: string };
+  | { ok: false; status: 401 | 503; code: 'unauthorized' | 'auth_misconfigured' | 'redis_unavailable'; message: string };
 
 const denied = (message: string): AuthOutcome => ({ ok: false, status: 401, code: 'unauthorized', message });
 
@@ -43,24 +47,35 @@ function fromProxy(req: Request, p: ProxyConfig, mode: AuthMode): AuthOutcome {
   return { ok: true, principal: { user, role, mode, via: 'proxy' } };
 }
 
-function fromSession(req: Request): AuthOutcome {
+async function fromSession(req: Request): Promise<AuthOutcome> {
   const cfg = authConfig();
   const value = cookieValue(req.headers.get('cookie'), SESSION_COOKIE);
   if (value === null) return denied('not signed in');
   const claims = readSession(value, cfg.sessionSecret, Math.floor(Date.now() / 1000));
   if (typeof claims === 'string') return denied(`${claims}: sign in again`);
-  // Checked on every request, so removing a user or changing a role ends the session at once.
+  // Against the configuration as it is now, so a removed user or a changed role or password
+  // ends the session as soon as this process has re-read the users.
   const user = cfg.users.get(claims.u);
-  if (!user || user.role !== claims.r) return denied('session no longer valid (the user was removed or its role changed): sign in again');
-  return { ok: true, principal: { user: claims.u, role: claims.r, mode: 'login', via: 'session' } };
+  if (!user || user.role !== claims.r || !safeEqual(userFingerprint(user, cfg.sessionSecret), claims.fp)) {
+    return denied('session no longer valid (the user was removed, or their role or password changed): sign in again');
+  }
+  let alive: boolean;
+  try {
+    alive = await touchSession(getRedis(), { user: claims.u, sid: claims.sid, expMs: claims.exp * 1000 }, cfg.sessionIdleMinutes * 60_000);
+  } catch (err) {
+    return { ok: false, status: 503, code: 'redis_unavailable', message: `sessions are kept in Redis, which did not answer: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (!alive) return denied(`session ended (signed out, signed out everywhere, or unused for ${cfg.sessionIdleMinutes} minutes): sign in again`);
+  return { ok: true, principal: { user: claims.u, role: claims.r, mode: 'login', via: 'session', sid: claims.sid } };
 }
 
 /**
- * Who `req` acts for. `path` is the app path (without the base path). An in-memory check only
- * (an HMAC or a header comparison; the users file costs one stat when it is in use), so both
- * proxy.ts and every route handler run it.
+ * Who `req` acts for. `path` is the app path (without the base path). In memory (an HMAC or a
+ * header comparison; the users file costs one stat when it is in use), plus, for a session
+ * cookie, one PEXPIRE at most once per second per session and process (session-store.ts), so
+ * proxy.ts, the layout and every route handler can all run it.
  */
-export function authenticate(req: Request, path: string): AuthOutcome {
+export async function authenticate(req: Request, path: string): Promise<AuthOutcome> {
   try {
     const cfg = authConfig();
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim();
@@ -70,7 +85,7 @@ export function authenticate(req: Request, path: string): AuthOutcome {
     }
     if (cfg.mode === 'none') return { ok: true, principal: { user: 'anonymous', role: 'operator', mode: 'none', via: 'none' } };
     if (cfg.mode === 'proxy' && cfg.proxy) return fromProxy(req, cfg.proxy, 'proxy');
-    return fromSession(req);
+    return await fromSession(req);
   } catch (err) {
     if (err instanceof AuthConfigError) return { ok: false, status: 503, code: 'auth_misconfigured', message: err.message };
     throw err;

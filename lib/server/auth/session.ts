@@ -1,18 +1,37 @@
 import 'server-only';
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Role } from './users';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ConfiguredUser, Role } from './users';
 
 export const SESSION_COOKIE = 'asynqlens_session';
 
-/** What a session cookie carries: user, role, issued-at and expiry (unix seconds). */
+/**
+ * What a session cookie carries: user, role, issued-at and expiry (unix seconds), the id of its
+ * server-side record (session-store.ts) and the user's fingerprint when it was issued.
+ */
 export interface SessionClaims {
   u: string;
   r: Role;
   iat: number;
   exp: number;
+  sid: string;
+  fp: string;
 }
 
 const mac = (body: string, secret: string): Buffer => createHmac('sha256', secret).update(body).digest();
+
+/** A new session id: 128 random bits. */
+export const newSessionId = (): string => randomBytes(16).toString('base64url');
+
+/**
+ * A digest of what the user is configured as (name, role, password hash), keyed with the
+ * session secret. A cookie carries the one it was issued with; a changed password or role
+ * changes it, which ends every session issued before, on every replica, without Redis.
+ */
+export function userFingerprint(user: ConfiguredUser, secret: string): string {
+  const { N, r, p, salt, hash } = user.hash;
+  const what = [user.name, user.role, N, r, p, salt.toString('base64'), hash.toString('base64')].join('\0');
+  return createHmac('sha256', secret).update(what).digest('base64url').slice(0, 22);
+}
 
 /** `base64url(JSON claims) + "." + base64url(HMAC-SHA256(secret, that first part))`. */
 export function signSession(claims: SessionClaims, secret: string): string {
@@ -22,7 +41,8 @@ export function signSession(claims: SessionClaims, secret: string): string {
 
 function isClaims(x: unknown): x is SessionClaims {
   const c = x as Partial<SessionClaims> | null;
-  return typeof c === 'object' && c !== null && typeof c.u === 'string' && (c.r === 'viewer' || c.r === 'operator') && typeof c.iat === 'number' && typeof c.exp === 'number';
+  return typeof c === 'object' && c !== null && typeof c.u === 'string' && (c.r === 'viewer' || c.r === 'operator') && typeof c.iat === 'number' && typeof c.exp === 'number' &&
+    typeof c.sid === 'string' && typeof c.fp === 'string';
 }
 
 /** The claims of a cookie value whose signature holds and which has not expired, or why not. */

@@ -104,7 +104,7 @@ export function route<
     const started = performance.now();
     let user: Principal | null;
     try {
-      user = requirePrincipal(req);
+      user = await requirePrincipal(req);
     } catch (err) {
       return failed(err, started);
     }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedZset } from '@/lib/asynq/testutil/seed';
 import { callRoute, type Handler } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
 import { useReadOnlyRoutes } from '../../support/test-redis';
 
@@ -16,17 +17,18 @@ describe('read-only mode', () => {
     const m = newTaskMessage({ type: 't', queue: 'q' });
     await seedZset(redis, 'archived', m, 1);
     const before = await snapshot(redis);
+    const r = await consoleRoutes();
     const json = { 'content-type': 'application/json' };
     const calls: [Handler, Record<string, string>, string, unknown?][] = [
-      [(await import('@/app/api/queues/[qname]/tasks/route')).POST, { qname: 'q' }, 'POST', { type: 't' }],
-      [(await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST, { qname: 'q', taskId: m.id, action: 'run' }, 'POST', {}],
-      [(await import('@/app/api/queues/[qname]/tasks/[taskId]/route')).DELETE, { qname: 'q', taskId: m.id }, 'DELETE'],
-      [(await import('@/app/api/queues/[qname]/tasks/[taskId]/route')).PATCH, { qname: 'q', taskId: m.id }, 'PATCH', { payload: 'x' }],
-      [(await import('@/app/api/queues/[qname]/bulk/route')).POST, { qname: 'q' }, 'POST', { action: 'delete', state: 'archived' }],
-      [(await import('@/app/api/queues/[qname]/pause/route')).POST, { qname: 'q' }, 'POST', {}],
-      [(await import('@/app/api/queues/[qname]/resume/route')).POST, { qname: 'q' }, 'POST', {}],
-      [(await import('@/app/api/queues/[qname]/route')).DELETE, { qname: 'q' }, 'DELETE'],
-      [(await import('@/app/api/enqueue-batch/route')).POST, {}, 'POST', { items: [{ type: 't' }] }],
+      [r.tasks.POST, { qname: 'q' }, 'POST', { type: 't' }],
+      [r.action.POST, { qname: 'q', taskId: m.id, action: 'run' }, 'POST', {}],
+      [r.task.DELETE, { qname: 'q', taskId: m.id }, 'DELETE'],
+      [r.task.PATCH, { qname: 'q', taskId: m.id }, 'PATCH', { payload: 'x' }],
+      [r.bulk.POST, { qname: 'q' }, 'POST', { action: 'delete', state: 'archived' }],
+      [r.pause.POST, { qname: 'q' }, 'POST', {}],
+      [r.resume.POST, { qname: 'q' }, 'POST', {}],
+      [r.queue.DELETE, { qname: 'q' }, 'DELETE'],
+      [r.batch.POST, {}, 'POST', { items: [{ type: 't' }] }],
     ];
     for (const [handler, params, method, body] of calls) {
       const res = await callRoute(handler, '/api/x', params, { method, headers: json, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -34,10 +36,10 @@ describe('read-only mode', () => {
       expect(res.body.error.code).toBe('read_only');
     }
     expect(await snapshot(redis)).toEqual(before);
-    const list = await callRoute((await import('@/app/api/queues/[qname]/tasks/route')).GET, '/api/queues/q/tasks?state=archived', { qname: 'q' });
+    const list = await callRoute(r.tasks.GET, '/api/queues/q/tasks?state=archived', { qname: 'q' });
     expect(list.status).toBe(200);
     expect(list.body.tasks[0].id).toBe(m.id);
-    const health = await callRoute((await import('@/app/api/health/route')).GET, '/api/health');
+    const health = await callRoute(r.health.GET, '/api/health');
     expect(health.body.readOnly).toBe(true);
   });
 });

@@ -1,33 +1,15 @@
 /**
  * The read routes against a real Redis seeded the way asynq writes it.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
-import { callRoute, type Handler } from '../../support/call-route';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { callRoute } from '../../support/call-route';
+import { useConsoleRoutes } from '../../support/console-routes';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 
 const DB = 1;
-let redis: Redis;
-let routes: Record<'queues' | 'queue' | 'history' | 'tasks' | 'task' | 'payload' | 'groups', { GET: Handler }>;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  routes = {
-    queues: await import('@/app/api/queues/route'),
-    queue: await import('@/app/api/queues/[qname]/route'),
-    history: await import('@/app/api/queues/[qname]/history/route'),
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-    task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-    payload: await import('@/app/api/queues/[qname]/tasks/[taskId]/payload/route'),
-    groups: await import('@/app/api/queues/[qname]/groups/route'),
-  };
-  redis = await openTestRedis(DB);
-});
-afterAll(() => redis.quit());
-beforeEach(() => redis.flushdb());
+const { redis, routes } = await useConsoleRoutes(DB);
 
 const list = (q: string, qs: string) =>
   callRoute(routes.tasks.GET, `/api/queues/${encodeURIComponent(q)}/tasks?${qs}`, { qname: q });

@@ -3,6 +3,7 @@
  * and reads work again by themselves once Redis is back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleRoutes } from '../../support/console-routes';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { callRoute } from '../../support/call-route';
 
@@ -18,8 +19,7 @@ afterAll(() => server.stop());
 
 describe('Redis unreachable', () => {
   it('answers 503 redis_unavailable, then recovers', async () => {
-    const queues = await import('@/app/api/queues/route');
-    const health = await import('@/app/api/health/route');
+    const { queues, health } = await consoleRoutes();
     expect((await callRoute(queues.GET, '/api/queues')).status).toBe(200);
 
     await server.stop();

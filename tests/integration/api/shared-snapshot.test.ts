@@ -2,29 +2,21 @@
  * Many viewers polling the same view cost Redis one read per interval, and a mutation makes
  * the next read fresh.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
 import { callRoute } from '../../support/call-route';
+import { useConsoleRoutes } from '../../support/console-routes';
 import { countCommands } from '../../support/command-counter';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { testRedisUrl } from '../../support/test-redis';
 
 const DB = 5;
-let redis: Redis;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  process.env.ASYNQLENS_SNAPSHOT_MS = '60000';
-  redis = await openTestRedis(DB);
-});
-afterAll(() => redis.quit());
+const { redis, routes } = await useConsoleRoutes(DB, { env: { ASYNQLENS_SNAPSHOT_MS: '60000' }, flushEach: false });
 
 describe('shared snapshots', () => {
   it('serves 20 concurrent viewers of the queue list with one Redis read', async () => {
     await seedPending(redis, newTaskMessage({ type: 't', queue: 'q' }));
-    const queues = await import('@/app/api/queues/route');
-    const pause = await import('@/app/api/queues/[qname]/pause/route');
+    const { queues, pause } = routes;
     await callRoute(queues.GET, '/api/queues'); // loads the script
     await callRoute(pause.POST, '/api/x', { qname: 'q' }, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 

@@ -2,45 +2,16 @@
  * The mutation routes against a real Redis: asynq's rules and texts, the guards, and that a
  * refused request changes nothing.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { callRoute, type Handler, type JsonBody } from '../../support/call-route';
+import { useConsoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
 const DB = 3;
-let redis: Redis;
-type H = Handler;
-let r: {
-  tasks: { GET: H; POST: H };
-  task: { GET: H; PATCH: H; DELETE: H };
-  action: { POST: H };
-  bulk: { POST: H };
-  pause: { POST: H };
-  resume: { POST: H };
-  queue: { GET: H; DELETE: H };
-  check: { POST: H };
-};
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  r = {
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-    task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-    action: await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route'),
-    bulk: await import('@/app/api/queues/[qname]/bulk/route'),
-    pause: await import('@/app/api/queues/[qname]/pause/route'),
-    resume: await import('@/app/api/queues/[qname]/resume/route'),
-    queue: await import('@/app/api/queues/[qname]/route'),
-    check: await import('@/app/api/queues/[qname]/enqueue-check/route'),
-  };
-  redis = await openTestRedis(DB);
-});
-afterAll(() => redis.quit());
-beforeEach(() => redis.flushdb());
+const { redis, routes: r } = await useConsoleRoutes(DB);
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const post = (handler: Handler, params: Record<string, string>, body: unknown = {}, headers: Record<string, string> = JSON_HEADERS) =>

@@ -14,6 +14,7 @@ import { configurationProblem } from '@/lib/server/config/startup-check';
 import { callRoute, type Handler } from '../../support/call-route';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { apiRoutes, asHandler, fill } from '../auth/support';
+import { consoleRoutes } from '../../support/console-routes';
 
 const DB = 117;
 const SECRET = 'proxy-secret-for-the-audit-tests';
@@ -33,11 +34,11 @@ beforeAll(async () => {
     ASYNQLENS_PROXY_SECRET: SECRET,
   });
   redis = await openTestRedis(DB);
-  pause = (await import('@/app/api/queues/[qname]/pause/route')).POST;
-  enqueue = (await import('@/app/api/queues/[qname]/tasks/route')).POST;
-  bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST;
-  action = (await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST;
-  list = (await import('@/app/api/audit/route')).GET;
+  pause = (await consoleRoutes()).pause.POST;
+  enqueue = (await consoleRoutes()).tasks.POST;
+  bulk = (await consoleRoutes()).bulk.POST;
+  action = (await consoleRoutes()).action.POST;
+  list = (await consoleRoutes()).audit.GET;
 });
 beforeEach(async () => {
   await redis.flushdb();
@@ -171,7 +172,7 @@ describe('refusals', () => {
   it('never push out an operator record: 10,100 refusals by 500 principals after 20 changes', async () => {
     for (let i = 0; i < 20; i++) {
       const verb = i % 2 === 0 ? 'pause' : 'resume';
-      const h = verb === 'pause' ? pause : ((await import('@/app/api/queues/[qname]/resume/route')).POST as Handler);
+      const h = verb === 'pause' ? pause : ((await consoleRoutes()).resume.POST as Handler);
       expect((await callRoute(h, `/api/queues/q/${verb}`, { qname: 'q' }, { method: 'POST', headers: as('alice'), body: '{}' })).status).toBe(200);
     }
     for (let i = 0; i < 10_100; i++) {

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import { callRoute, type Handler } from '../../support/call-route';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { SECRET, sessionCookie, usersEnv } from '../auth/support';
+import { consoleRoutes } from '../../support/console-routes';
 
 const DB = 118;
 const N = Number(process.env.AUDIT_FLOOD_N ?? 10_000);
@@ -38,18 +39,18 @@ async function auditBytes(): Promise<number> {
 }
 
 it(`keeps every operator record and a bounded store through ${N} refused 1 MB requests`, async () => {
-  const pause = (await import('@/app/api/queues/[qname]/pause/route')).POST as Handler;
-  const resume = (await import('@/app/api/queues/[qname]/resume/route')).POST as Handler;
-  const bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST as Handler;
+  const pause = (await consoleRoutes()).pause.POST as Handler;
+  const resume = (await consoleRoutes()).resume.POST as Handler;
+  const bulk = (await consoleRoutes()).bulk.POST as Handler;
   await redis.sadd('asynq:queues', 'q');
-  const operator = sessionCookie('alice', 'operator');
+  const operator = await sessionCookie('alice', 'operator');
   for (let i = 0; i < 50; i++) {
     const [h, verb] = i % 2 === 0 ? [pause, 'pause'] : [resume, 'resume'];
     const res = await callRoute(h, `/api/queues/q/${verb}`, { qname: 'q' }, { method: 'POST', headers: { ...json, cookie: operator }, body: '{}' });
     expect(res.status).toBe(200);
   }
   const before = await auditBytes();
-  const viewer = sessionCookie('victor', 'viewer');
+  const viewer = await sessionCookie('victor', 'viewer');
   const body = JSON.stringify({ action: 'archive', state: 'pending', type: 'x'.repeat(1024 * 1024) });
   const started = Date.now();
   for (let i = 0; i < N; i++) {

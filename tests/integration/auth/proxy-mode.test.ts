@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import { NextRequest } from 'next/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callRoute, type Handler } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { SECRET, sessionCookie, usersEnv } from './support';
 
@@ -13,7 +14,7 @@ const DB = 92;
 const PROXY_SECRET = 'proxy-secret-0123456789';
 let redis: Redis;
 let queues: Handler, pause: Handler, me: Handler;
-let proxy: (req: NextRequest) => Response;
+let proxy: (req: NextRequest) => Promise<Response>;
 const json = { 'content-type': 'application/json' };
 const VARS = ['ASYNQLENS_AUTH', 'ASYNQLENS_PROXY_USER_HEADER', 'ASYNQLENS_PROXY_ROLE_HEADER', 'ASYNQLENS_PROXY_OPERATORS', 'ASYNQLENS_PROXY_SECRET', 'ASYNQLENS_METRICS_TOKEN', 'ASYNQLENS_USERS', 'ASYNQLENS_SESSION_SECRET'];
 
@@ -33,9 +34,10 @@ const doPause = (headers: Record<string, string>) => callRoute(pause, '/api/queu
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
   redis = await openTestRedis(DB);
-  queues = (await import('@/app/api/queues/route')).GET;
-  pause = (await import('@/app/api/queues/[qname]/pause/route')).POST;
-  me = (await import('@/app/api/auth/me/route')).GET;
+  const routes = await consoleRoutes();
+  queues = routes.queues.GET;
+  pause = routes.pause.POST;
+  me = routes.me.GET;
   proxy = (await import('@/proxy')).proxy;
 });
 beforeEach(async () => {
@@ -54,8 +56,8 @@ describe('proxy mode', () => {
     proxyMode();
     expect((await callRoute(queues, '/api/queues')).status).toBe(401);
     expect((await doPause({})).status).toBe(401);
-    expect(proxy(new NextRequest('http://localhost/api/queues')).status).toBe(401);
-    expect(proxy(new NextRequest('http://localhost/servers')).status).toBe(307);
+    expect((await proxy(new NextRequest('http://localhost/api/queues'))).status).toBe(401);
+    expect((await proxy(new NextRequest('http://localhost/servers'))).status).toBe(307);
   });
 
   it('refuses an identity header without the secret, or with a wrong one (401)', async () => {
@@ -65,7 +67,7 @@ describe('proxy mode', () => {
       const res = await callRoute(queues, '/api/queues', {}, { headers });
       expect(res.status).toBe(401);
       expect(res.body.error.message).toContain('x-asynqlens-proxy-secret');
-      expect(proxy(new NextRequest('http://localhost/', { headers })).status).toBe(307);
+      expect((await proxy(new NextRequest('http://localhost/', { headers }))).status).toBe(307);
     }
     expect((await doPause({ 'x-forwarded-user': 'alice' })).status).toBe(401);
     expect(await redis.exists('asynq:{q}:paused')).toBe(0);
@@ -117,7 +119,7 @@ describe('mode none', () => {
     expect(await redis.exists('asynqlens:audit')).toBe(0);
     delete process.env.ASYNQLENS_AUDIT;
     expect((await callRoute(me, '/api/auth/me')).body).toEqual({ user: 'anonymous', role: 'operator', mode: 'none' });
-    expect(proxy(new NextRequest('http://localhost/queues/q')).headers.get('x-middleware-next')).toBe('1');
+    expect((await proxy(new NextRequest('http://localhost/queues/q'))).headers.get('x-middleware-next')).toBe('1');
   });
 });
 
@@ -132,13 +134,13 @@ describe('/api/metrics', () => {
       process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator']]);
       process.env.ASYNQLENS_SESSION_SECRET = SECRET;
       proxyMode({ ASYNQLENS_AUTH: mode, ASYNQLENS_METRICS_TOKEN: TOKEN });
-      expect(gate(bearer(TOKEN)).headers.get('x-middleware-next'), mode).toBe('1');
-      expect(gate(bearer('metrics-token-wrong-value')).status, mode).toBe(401);
+      expect((await gate(bearer(TOKEN))).headers.get('x-middleware-next'), mode).toBe('1');
+      expect((await gate(bearer('metrics-token-wrong-value'))).status, mode).toBe(401);
       // Prometheus' default path, rewritten to the route after this gate: same rules, never a redirect.
-      expect(gate(bearer(TOKEN), '/metrics').headers.get('x-middleware-next'), mode).toBe('1');
-      expect(gate(bearer('metrics-token-wrong-value'), '/metrics').status, mode).toBe(401);
+      expect((await gate(bearer(TOKEN), '/metrics')).headers.get('x-middleware-next'), mode).toBe('1');
+      expect((await gate(bearer('metrics-token-wrong-value'), '/metrics')).status, mode).toBe(401);
     }
-    const metrics = (await import('@/app/api/metrics/route')).GET as Handler;
+    const metrics = (await consoleRoutes()).metrics.GET as Handler;
     process.env.ASYNQLENS_AUTH = 'login';
     expect((await callRoute(metrics, '/api/metrics', {}, { headers: bearer(TOKEN) })).status).toBe(200);
     expect((await callRoute(metrics, '/api/metrics', {}, { headers: bearer('metrics-token-wrong-value') })).status).toBe(401);
@@ -149,13 +151,13 @@ describe('/api/metrics', () => {
     process.env.ASYNQLENS_AUTH = 'login';
     process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator']]);
     process.env.ASYNQLENS_SESSION_SECRET = SECRET;
-    expect(gate().status).toBe(401);
-    expect(gate({}, '/metrics').status, 'a scraper gets a 401, not a login page').toBe(401);
-    expect(gate({ cookie: sessionCookie('alice', 'operator') }).headers.get('x-middleware-next')).toBe('1');
+    expect((await gate()).status).toBe(401);
+    expect((await gate({}, '/metrics')).status, 'a scraper gets a 401, not a login page').toBe(401);
+    expect((await gate({ cookie: await sessionCookie('alice', 'operator') })).headers.get('x-middleware-next')).toBe('1');
     process.env.ASYNQLENS_METRICS_TOKEN = TOKEN;
-    expect(gate().status).toBe(401);
+    expect((await gate()).status).toBe(401);
     process.env.ASYNQLENS_AUTH = 'none';
     delete process.env.ASYNQLENS_METRICS_TOKEN;
-    expect(gate().headers.get('x-middleware-next')).toBe('1');
+    expect((await gate()).headers.get('x-middleware-next')).toBe('1');
   });
 });

@@ -10,6 +10,7 @@ import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
 import { AUDITED_ROUTES } from '@/lib/server/audit/actions';
 import { callRoute, type Handler } from '../../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { SECRET, WRITE_METHODS, apiRoutes, asHandler, fill, sessionCookie, usersEnv, type RouteFile } from './support';
@@ -17,9 +18,9 @@ import { SECRET, WRITE_METHODS, apiRoutes, asHandler, fill, sessionCookie, users
 const DB = 91;
 let redis: Redis;
 let routes: RouteFile[];
+let api: ConsoleRoutes;
 const json = { 'content-type': 'application/json' };
-const viewer = sessionCookie('victor', 'viewer');
-const operator = sessionCookie('alice', 'operator');
+let viewer: string, operator: string;
 
 /**
  * Write-method routes that only read, each for a stated reason; every other one is a mutation.
@@ -31,6 +32,7 @@ const READS_BY_WRITE_METHOD: Record<string, string> = {
   'DELETE /api/queues/[qname]/duplicates': 'cancels an in-memory scan; Redis is not changed',
   'POST /api/auth/login': 'sign-in',
   'POST /api/auth/logout': 'sign-out',
+  'POST /api/auth/logout-everywhere': 'sign-out of every session of the caller',
 };
 
 function writeRoutes(): { key: string; handler: Handler; method: string; pattern: string }[] {
@@ -47,9 +49,11 @@ beforeAll(async () => {
   process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator'], ['victor', 'viewer']]);
   redis = await openTestRedis(DB);
   routes = await apiRoutes();
+  api = await consoleRoutes();
 });
 beforeEach(async () => {
   await redis.flushdb();
+  [viewer, operator] = await Promise.all([sessionCookie('victor', 'viewer'), sessionCookie('alice', 'operator')]);
 });
 afterAll(async () => {
   await redis.quit();
@@ -87,18 +91,21 @@ describe('mutation routes', () => {
   });
 
   it('refuse requests without a session with 401 and record nothing', async () => {
+    // The signed-in users' sessions (made by the suite's set-up) are there before; nothing else may appear.
+    const before = (await redis.keys('asynqlens:*')).sort();
     for (const r of writeRoutes().filter((w) => !(w.key in READS_BY_WRITE_METHOD))) {
       const { path, params } = fill(r.pattern);
       const res = await callRoute(r.handler, path, params, { method: r.method, headers: json, body: r.method === 'DELETE' ? undefined : '{}' });
       expect(res.status, r.key).toBe(401);
     }
-    expect(await redis.keys('asynqlens:*')).toEqual([]);
+    expect((await redis.keys('asynqlens:*')).sort()).toEqual(before);
+    expect(before.filter((k) => k.startsWith('asynqlens:audit'))).toEqual([]);
   });
 });
 
 describe('an operator', () => {
   it('archives all pending tasks; the audit record names user, action, target and count', async () => {
-    const bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST as Handler;
+    const bulk = api.bulk.POST as Handler;
     for (let i = 0; i < 3; i++) await seedPending(redis, newTaskMessage({ type: 't', queue: 'q' }));
     const res = await callRoute(bulk, '/api/queues/q/bulk', { qname: 'q' }, { method: 'POST', headers: { ...json, cookie: operator }, body: JSON.stringify({ action: 'archive', state: 'pending' }) });
     expect(res.status).toBe(200);
@@ -119,7 +126,7 @@ describe('an operator', () => {
   });
 
   it('streams a bulk delete; the record is written when the stream ends, with the final count', async () => {
-    const bulk = (await import('@/app/api/queues/[qname]/bulk/route')).POST as Handler;
+    const bulk = api.bulk.POST as Handler;
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       const m = newTaskMessage({ type: 't', queue: 'q' });
@@ -140,7 +147,7 @@ describe('an operator', () => {
   });
 
   it('counts a mutation its handler refused (4xx: nothing changed) as a refusal, not a record', async () => {
-    const action = (await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route')).POST as Handler;
+    const action = api.action.POST as Handler;
     await redis.sadd('asynq:queues', 'q');
     const res = await callRoute(action, '/api/queues/q/tasks/nope/run', { qname: 'q', taskId: 'nope', action: 'run' }, { method: 'POST', headers: { ...json, cookie: operator }, body: '{}' });
     expect(res.status).toBe(404);
@@ -152,8 +159,8 @@ describe('an operator', () => {
 
   it('keeps the log capped at ASYNQLENS_AUDIT_MAX; GET /api/audit pages it newest first for any signed-in user', async () => {
     process.env.ASYNQLENS_AUDIT_MAX = '3';
-    const pause = (await import('@/app/api/queues/[qname]/pause/route')).POST as Handler;
-    const list = (await import('@/app/api/audit/route')).GET as Handler;
+    const pause = api.pause.POST as Handler;
+    const list = api.audit.GET as Handler;
     await redis.sadd('asynq:queues', ...['a', 'b', 'c', 'd']);
     try {
       for (const q of ['a', 'b', 'c', 'd']) {

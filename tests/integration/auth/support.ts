@@ -6,7 +6,10 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { hashPassword } from '@/lib/server/auth/scrypt-hash';
-import { signSession } from '@/lib/server/auth/session';
+import { authConfig } from '@/lib/server/auth/config';
+import { newSessionId, signSession, userFingerprint } from '@/lib/server/auth/session';
+import { createSession } from '@/lib/server/auth/session-store';
+import { getRedis } from '@/lib/server/redis/client';
 import type { Handler } from '../../support/call-route';
 
 export const SECRET = 'test-session-secret-0123456789abcdef';
@@ -18,10 +21,19 @@ export async function usersEnv(users: [name: string, role: string][]): Promise<s
   return entries.join(',');
 }
 
-/** A Cookie header value carrying a session signed with `secret`. */
-export function sessionCookie(u: string, r: 'viewer' | 'operator', opts: { secret?: string; expInSeconds?: number } = {}): string {
+/**
+ * A Cookie header value carrying a session signed with `secret`, recorded in the Redis of
+ * REDIS_URL the way sign-in records one, for a user of the current configuration (an unknown
+ * user gets a fingerprint that matches nobody).
+ */
+export async function sessionCookie(u: string, r: 'viewer' | 'operator', opts: { secret?: string; expInSeconds?: number } = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return `asynqlens_session=${signSession({ u, r, iat: now, exp: now + (opts.expInSeconds ?? 3600) }, opts.secret ?? SECRET)}`;
+  const exp = now + (opts.expInSeconds ?? 3600);
+  const secret = opts.secret ?? SECRET;
+  const user = authConfig().users.get(u);
+  const sid = newSessionId();
+  await createSession(getRedis(), { user: u, sid, expMs: exp * 1000 }, 3600_000);
+  return `asynqlens_session=${signSession({ u, r, iat: now, exp, sid, fp: user ? userFingerprint(user, secret) : 'unknown-user' }, secret)}`;
 }
 
 export const WRITE_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;

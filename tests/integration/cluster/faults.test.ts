@@ -12,10 +12,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { keySlot } from '@/lib/asynq/topology';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
 import { get, post, report, sleep, timed, waitFor } from '../faults/helpers';
 import { masterServes, ownerOf, queuesPerMaster, slotOwners } from './cluster-app';
-import type { Handler } from '../../support/call-route';
 
 let cluster: RunningCluster;
 let admin: ReturnType<RunningCluster['client']>;
@@ -25,8 +25,7 @@ let victimAddr: string;
 /** Queues served by the victim, and by the healthy masters. */
 let down: string[];
 let healthy: string[];
-type Mod = Partial<Record<'GET' | 'POST', Handler>>;
-const r = {} as Record<'queues' | 'tasks' | 'task', Mod>;
+let r: ConsoleRoutes;
 /** An answer that waited for a retry loop or the command timeout would take 200 ms or more. */
 const FAST_MS = 150;
 
@@ -45,11 +44,9 @@ beforeAll(async () => {
   const byMaster = await queuesPerMaster(admin, 'fq', 2);
   down = byMaster.get(victimAddr)!;
   healthy = [...byMaster].filter(([addr]) => addr !== victimAddr).flatMap(([, qs]) => qs);
-  r.queues = await import('@/app/api/queues/route');
-  r.tasks = await import('@/app/api/queues/[qname]/tasks/route');
-  r.task = await import('@/app/api/queues/[qname]/tasks/[taskId]/route');
+  r = await consoleRoutes();
   for (const q of [...down, ...healthy]) {
-    const res = await post(r.tasks.POST!, { qname: q }, { type: 't', options: { taskId: `seed-${q}` } });
+    const res = await post(r.tasks.POST, { qname: q }, { type: 't', options: { taskId: `seed-${q}` } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
 }, 60_000);
@@ -59,9 +56,9 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-const listTasks = (q: string) => get(r.tasks.GET!, { qname: q }, `/api/queues/${q}/tasks?state=pending`);
-const taskDetail = (q: string) => get(r.task.GET!, { qname: q, taskId: `seed-${q}` }, `/api/queues/${q}/tasks/seed-${q}`);
-const enqueue = (q: string) => post(r.tasks.POST!, { qname: q }, { type: 'no-id' });
+const listTasks = (q: string) => get(r.tasks.GET, { qname: q }, `/api/queues/${q}/tasks?state=pending`);
+const taskDetail = (q: string) => get(r.task.GET, { qname: q, taskId: `seed-${q}` }, `/api/queues/${q}/tasks/seed-${q}`);
+const enqueue = (q: string) => post(r.tasks.POST, { qname: q }, { type: 'no-id' });
 
 async function restartVictim(what: string): Promise<void> {
   const started = performance.now();
@@ -75,11 +72,11 @@ const pendingIds = (q: string) => admin.lrange(k.pendingKey(q), 0, -1);
 
 describe('one master killed (no replica)', () => {
   it('requests on its queues answer 503 at once naming the cluster; the queue list shows the other queues and a problem row per unreachable queue', async () => {
-    expect((await get(r.queues.GET!)).status).toBe(200);
+    expect((await get(r.queues.GET)).status).toBe(200);
     await cluster.kill(victim);
     const killedAt = performance.now();
 
-    const list = await timed(() => get(r.queues.GET!));
+    const list = await timed(() => get(r.queues.GET));
     report('queue list right after the kill → 200 with problem rows', list.ms);
     expect(list.status, JSON.stringify(list.body)).toBe(200);
     expect(list.ms).toBeLessThan(FAST_MS);
@@ -137,7 +134,7 @@ describe('one master killed (no replica)', () => {
     }
     expect(outcomes, 'first or second request after the restart').toContain(200);
     report('kill-free recovery: restart → first success', Math.round(performance.now() - started));
-    const list = await get(r.queues.GET!);
+    const list = await get(r.queues.GET);
     expect(list.body.queues.every((q: { problem: string | null }) => q.problem === null)).toBe(true);
     expect((await taskDetail(down[0]!)).status).toBe(200);
   });
@@ -211,20 +208,20 @@ describe('the whole cluster refuses once the dead master is marked FAIL', () => 
       100,
     );
     report('kill → cluster_state:fail on the healthy masters (cluster-node-timeout 5 s)', failAfter);
-    for (const call of [() => get(r.queues.GET!), () => listTasks(healthy[0]!)]) {
+    for (const call of [() => get(r.queues.GET), () => listTasks(healthy[0]!)]) {
       const res = await timed(call);
       expect(res.status, JSON.stringify(res.body)).toBe(503);
       expect(res.body.error).toMatchObject({ code: 'redis_unavailable', reason: 'refused' });
       expect(res.body.error.message).toContain(`Redis at cluster ${cluster.nodesEnv} is refusing the console: CLUSTERDOWN`);
       expect(res.ms).toBeLessThan(FAST_MS);
     }
-    report('a request during CLUSTERDOWN → 503 refused', (await timed(() => get(r.queues.GET!))).ms);
+    report('a request during CLUSTERDOWN → 503 refused', (await timed(() => get(r.queues.GET))).ms);
     await cluster.restart(victim);
     // Redis clears a slot-owning master's FAIL flag only 2 × cluster-node-timeout after it was set.
     const back = await waitFor('every master to serve again', async () => (await Promise.all(cluster.nodes.map(masterServes))).every(Boolean), 20_000, 100);
     report('restart → cluster_state:ok everywhere', back);
     other.disconnect();
-    const first = await timed(() => get(r.queues.GET!));
+    const first = await timed(() => get(r.queues.GET));
     report(`first request once the cluster is ok → ${first.status}`, first.ms);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body.queues.every((q: { problem: string | null }) => q.problem === null)).toBe(true);

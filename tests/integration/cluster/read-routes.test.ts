@@ -10,13 +10,13 @@ import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/
 import { seedScheduler, seedSchedulerEvent, seedServer } from '@/lib/asynq/testutil/seed-servers';
 import { keySlot, queueSlot } from '@/lib/asynq/topology';
 import type { TaskMessage } from '@/lib/asynq/types';
-import { callRoute, type Handler } from '../../support/call-route';
+import { callRoute } from '../../support/call-route';
+import { consoleRoutes, type ConsoleRoutes, type RoutesWith } from '../../support/console-routes';
 import { ownerOf, queuesPerMaster, send, slotOwners, startClusterApp, type ClusterApp } from './cluster-app';
 
 let app: ClusterApp;
 let queues: string[];
-type Mod = { GET: Handler };
-const r: Record<string, Mod & Partial<Record<'POST' | 'DELETE', Handler>>> = {};
+let r: ConsoleRoutes;
 const nowSec = () => Math.floor(Date.now() / 1000);
 /** One task per state in queue `q`, returned by state. */
 const seeded = new Map<string, Record<string, TaskMessage>>();
@@ -68,36 +68,12 @@ beforeAll(async () => {
     { id: 'entry-1', spec: '@every 1m', taskType: 'cron:a', taskPayload: json({}), enqueueOptions: [`Queue("${q0}")`], nextEnqueueAt: new Date(Date.now() + 60_000), prevEnqueueAt: null },
   ]);
   await seedSchedulerEvent(app.redis, 'entry-1', 'evt-task-1', new Date());
-  const modules: Record<string, () => Promise<unknown>> = {
-    queues: () => import('@/app/api/queues/route'),
-    queue: () => import('@/app/api/queues/[qname]/route'),
-    history: () => import('@/app/api/queues/[qname]/history/route'),
-    tasks: () => import('@/app/api/queues/[qname]/tasks/route'),
-    task: () => import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-    payload: () => import('@/app/api/queues/[qname]/tasks/[taskId]/payload/route'),
-    groups: () => import('@/app/api/queues/[qname]/groups/route'),
-    locks: () => import('@/app/api/queues/[qname]/locks/route'),
-    allLocks: () => import('@/app/api/locks/route'),
-    servers: () => import('@/app/api/servers/route'),
-    schedulers: () => import('@/app/api/schedulers/route'),
-    events: () => import('@/app/api/schedulers/[entryId]/events/route'),
-    redis: () => import('@/app/api/redis/route'),
-    health: () => import('@/app/api/health/route'),
-    search: () => import('@/app/api/tasks/search/route'),
-    failures: () => import('@/app/api/failures/route'),
-    notFound: () => import('@/app/api/handler-not-found/route'),
-    taskTypes: () => import('@/app/api/task-types/route'),
-    duplicates: () => import('@/app/api/queues/[qname]/duplicates/route'),
-    check: () => import('@/app/api/queues/[qname]/enqueue-check/route'),
-    explain: () => import('@/app/api/routing/explain/route'),
-    patterns: () => import('@/app/api/routing/patterns/route'),
-  };
-  for (const [name, load] of Object.entries(modules)) r[name] = (await load()) as Mod;
+  r = await consoleRoutes();
 }, 60_000);
 
 afterAll(() => app?.stop());
 
-const get = (name: string, path: string, params: Record<string, string> = {}) => callRoute(r[name]!.GET, path, params);
+const get = (name: RoutesWith<'GET'>, path: string, params: Record<string, string> = {}) => callRoute(r[name].GET, path, params);
 
 describe('the test data', () => {
   it('spreads 12 queues over all three masters (keySlot checked against CLUSTER SLOTS)', async () => {
@@ -204,7 +180,7 @@ describe('locks and duplicates', () => {
     const found: string[] = [];
     let cursor: string | null = null;
     for (let pages = 0; pages < 50; pages++) {
-      const res = await callRoute(r.allLocks!.GET, `/api/locks${cursor ? `?cursor=${cursor}` : ''}`);
+      const res = await callRoute(r.allLocks.GET, `/api/locks${cursor ? `?cursor=${cursor}` : ''}`);
       expect(res.status).toBe(200);
       found.push(...res.body.locks.map((l: { key: string }) => l.key));
       cursor = res.body.cursor;
@@ -228,7 +204,7 @@ describe('locks and duplicates', () => {
 
   it('pre-checks an enqueue against the held lock', async () => {
     const q0 = queues[0]!;
-    const { status, body } = await send(r.check!.POST!, 'POST', '/', { qname: q0 }, { type: 'uniq', payload: '{"n":1}', unique: true });
+    const { status, body } = await send(r.check.POST, 'POST', '/', { qname: q0 }, { type: 'uniq', payload: '{"n":1}', unique: true });
     expect(status).toBe(200);
     expect(body.lock).toMatchObject({ held: true, holderState: 'pending' });
   });
@@ -249,7 +225,7 @@ describe('triage', () => {
   });
 
   it('explains routing (no Redis) and serves patterns', async () => {
-    const res = await send(r.explain!.POST!, 'POST', '/api/routing/explain', {}, { patterns: ['job:'], taskTypes: ['job:1'] });
+    const res = await send(r.explain.POST, 'POST', '/api/routing/explain', {}, { patterns: ['job:'], taskTypes: ['job:1'] });
     expect(res.status).toBe(200);
     expect((await get('patterns', '/api/routing/patterns')).status).toBe(200);
   });

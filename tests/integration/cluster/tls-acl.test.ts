@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Redis, type Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
-import { callRoute, type Handler } from '../../support/call-route';
+import { callRoute } from '../../support/call-route';
 import { freshConsole } from '../../support/fresh-console';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
 import { report, timed, waitFor } from '../faults/helpers';
@@ -20,7 +20,7 @@ import { expectClusterUnreachable, queuesPerMaster, send } from './cluster-app';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'tls');
 const PASSWORD = 's3cret pass:/@';
-/** Well under the 2 s command timeout the routes get (see routesWith). */
+/** Well under the 2 s command timeout the routes get (see freshConsole). */
 const FAST_MS = 1000;
 const mutualTls = {
   ASYNQLENS_REDIS_TLS_CA_FILE: join(fixtures, 'ca.crt'),
@@ -56,19 +56,6 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-/** Loads the routes in a fresh module graph with `env`, so each case gets its own connection. */
-async function routesWith(env: Record<string, string>) {
-  freshConsole(env);
-  type Mod = Partial<Record<'GET' | 'POST', Handler>>;
-  return {
-    queues: (await import('@/app/api/queues/route')) as Mod,
-    tasks: (await import('@/app/api/queues/[qname]/tasks/route')) as Mod,
-    task: (await import('@/app/api/queues/[qname]/tasks/[taskId]/route')) as Mod,
-    bulk: (await import('@/app/api/queues/[qname]/bulk/route')) as Mod,
-    redisInfo: (await import('@/app/api/redis/route')) as Mod,
-  };
-}
-
 /** What an operator sets: the ACL user in a rediss:// URL (percent-encoded), the seeds, the TLS files. */
 const settings = (password = PASSWORD, tls: Record<string, string> = mutualTls) => ({
   REDIS_URL: `rediss://app:${encodeURIComponent(password)}@${cluster.nodes[0]}`,
@@ -100,12 +87,12 @@ async function onMasters<T>(fn: (m: Redis) => Promise<T>): Promise<T[]> {
 describe('a Redis Cluster over mutual TLS with an ACL user', () => {
   it('enqueues, lists, shows and bulk-archives tasks in queues on every master', async () => {
     await onMasters((m) => m.call('ACL', 'LOG', 'RESET'));
-    const r = await routesWith(settings());
+    const r = await freshConsole(settings());
     const ids = new Map<string, string[]>();
     for (const [i, q] of qs.entries()) {
       // A different count per queue, so a count read from the wrong master or queue shows.
       for (let n = 0; n < i + 2; n++) {
-        const res = await send(r.tasks.POST!, 'POST', `/api/queues/${q}/tasks`, { qname: q }, { type: 'report:build', payload: `{"q":"${q}","n":${n}}` });
+        const res = await send(r.tasks.POST, 'POST', `/api/queues/${q}/tasks`, { qname: q }, { type: 'report:build', payload: `{"q":"${q}","n":${n}}` });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         expect(res.body).toMatchObject({ queue: q, state: 'pending' });
         ids.set(q, [...(ids.get(q) ?? []), res.body.id]);
@@ -114,7 +101,7 @@ describe('a Redis Cluster over mutual TLS with an ACL user', () => {
       expect(await redis.sismember(k.ALL_QUEUES, q)).toBe(1);
     }
 
-    const list = await callRoute(r.queues.GET!, '/api/queues');
+    const list = await callRoute(r.queues.GET, '/api/queues');
     expect(list.status, JSON.stringify(list.body)).toBe(200);
     const rows = list.body.queues as { queue: string; size: number; pending: number; problem: string | null }[];
     expect(rows.map(({ queue, size, pending, problem }) => ({ queue, size, pending, problem })).sort((a, b) => a.queue.localeCompare(b.queue))).toEqual(
@@ -122,17 +109,17 @@ describe('a Redis Cluster over mutual TLS with an ACL user', () => {
     );
 
     for (const q of qs) {
-      const tasks = await callRoute(r.tasks.GET!, `/api/queues/${q}/tasks?state=pending`, { qname: q });
+      const tasks = await callRoute(r.tasks.GET, `/api/queues/${q}/tasks?state=pending`, { qname: q });
       expect(tasks.status, JSON.stringify(tasks.body)).toBe(200);
       expect(tasks.body.tasks.map((t: { id: string }) => t.id).sort()).toEqual([...ids.get(q)!].sort());
       const id = ids.get(q)![0]!;
-      const task = await callRoute(r.task.GET!, `/api/queues/${q}/tasks/${id}`, { qname: q, taskId: id });
+      const task = await callRoute(r.task.GET, `/api/queues/${q}/tasks/${id}`, { qname: q, taskId: id });
       expect(task.status, JSON.stringify(task.body)).toBe(200);
       expect(task.body).toMatchObject({ id, queue: q, type: 'report:build', state: 'pending', payload: `{"q":"${q}","n":0}` });
     }
 
     for (const [i, q] of qs.entries()) {
-      const bulk = await send(r.bulk.POST!, 'POST', `/api/queues/${q}/bulk`, { qname: q }, { action: 'archive', state: 'pending' });
+      const bulk = await send(r.bulk.POST, 'POST', `/api/queues/${q}/bulk`, { qname: q }, { action: 'archive', state: 'pending' });
       expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
       expect(bulk.body).toMatchObject({ succeeded: i + 2, failed: [] });
       expect(await redis.llen(k.pendingKey(q))).toBe(0);
@@ -149,8 +136,8 @@ describe('a Redis Cluster over mutual TLS with an ACL user', () => {
   it('shows the Redis page from INFO of every master, which the ACL user may run without admin commands', async () => {
     await redis.set('asynq:{tls-page}:marker', '1');
     await onMasters((m) => m.call('ACL', 'LOG', 'RESET'));
-    const r = await routesWith(settings());
-    const { status, body } = await callRoute(r.redisInfo.GET!, '/api/redis');
+    const r = await freshConsole(settings());
+    const { status, body } = await callRoute(r.redis.GET, '/api/redis');
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body.info.server.redis_mode).toBe('cluster');
     expect(Object.keys(body.info['cluster nodes']).sort()).toEqual([...cluster.nodes].sort());
@@ -184,8 +171,8 @@ describe('a Redis Cluster over mutual TLS with an ACL user', () => {
       /self-signed certificate|unable to (verify|get local issuer)/,
     ],
   ])('answers 503 naming the cluster at once, then the reason, with %s', async (what, env, reason) => {
-    const r = await routesWith(env());
-    const list = () => timed(() => callRoute(r.queues.GET!, '/api/queues'));
+    const r = await freshConsole(env());
+    const list = () => timed(() => callRoute(r.queues.GET, '/api/queues'));
     // The first request makes the connection; the next meets the client between attempts.
     const first = await list();
     for (const res of [first, await list()]) {
@@ -218,18 +205,18 @@ describe('a managed cluster that names its nodes by hostname', () => {
     const byName = cluster.nodes.map((n) => n.replace('127.0.0.1', 'localhost'));
     const named = { REDIS_URL: `rediss://app:${encodeURIComponent(PASSWORD)}@${byName[0]}`, ASYNQLENS_REDIS_CLUSTER_NODES: byName.join(','), ...mutualTls };
 
-    const r = await routesWith(named);
+    const r = await freshConsole(named);
     for (const q of qs) {
-      const res = await send(r.tasks.POST!, 'POST', `/api/queues/${q}/tasks`, { qname: q }, { type: 'by:name' });
+      const res = await send(r.tasks.POST, 'POST', `/api/queues/${q}/tasks`, { qname: q }, { type: 'by:name' });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(await redis.lindex(k.pendingKey(q), 0)).toBe(res.body.id);
     }
-    const page = await callRoute(r.redisInfo.GET!, '/api/redis');
+    const page = await callRoute(r.redis.GET, '/api/redis');
     expect(page.status, JSON.stringify(page.body)).toBe(200);
     expect(Object.keys(page.body.info['cluster nodes']).sort()).toEqual([...byName].sort());
 
-    const wrong = await routesWith({ ...named, ASYNQLENS_REDIS_TLS_SERVERNAME: 'other.test' });
-    const list = () => callRoute(wrong.queues.GET!, '/api/queues');
+    const wrong = await freshConsole({ ...named, ASYNQLENS_REDIS_TLS_SERVERNAME: 'other.test' });
+    const list = () => callRoute(wrong.queues.GET, '/api/queues');
     expectClusterUnreachable(await list(), byName.join(','));
     await waitFor('the name mismatch in the message', async () => /other\.test\. is not in the cert's altnames/.test((await list()).body.error.message), 5000);
   });

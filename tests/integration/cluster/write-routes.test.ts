@@ -11,39 +11,19 @@ import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { masterNodes } from '@/lib/asynq/topology';
 import { callRoute, type Handler } from '../../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 import { queuesPerMaster, send, startClusterApp, type ClusterApp } from './cluster-app';
 
 let app: ClusterApp;
 /** One queue on each master. */
 let qs: [string, string, string];
-type Mod = Partial<Record<'GET' | 'POST' | 'PATCH' | 'DELETE', Handler>>;
-const r: Record<string, Mod> = {};
+let r: ConsoleRoutes;
 const nowSec = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
   app = await startClusterApp('write-routes');
   qs = [...(await queuesPerMaster(app.redis, 'wq', 1)).values()].flat() as [string, string, string];
-  const modules: Record<string, () => Promise<unknown>> = {
-    queues: () => import('@/app/api/queues/route'),
-    queue: () => import('@/app/api/queues/[qname]/route'),
-    tasks: () => import('@/app/api/queues/[qname]/tasks/route'),
-    task: () => import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-    action: () => import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route'),
-    bulk: () => import('@/app/api/queues/[qname]/bulk/route'),
-    pause: () => import('@/app/api/queues/[qname]/pause/route'),
-    resume: () => import('@/app/api/queues/[qname]/resume/route'),
-    batch: () => import('@/app/api/enqueue-batch/route'),
-    locks: () => import('@/app/api/queues/[qname]/locks/route'),
-    dups: () => import('@/app/api/queues/[qname]/duplicates/route'),
-    resolve: () => import('@/app/api/queues/[qname]/duplicates/resolve/route'),
-    rerun: () => import('@/app/api/handler-not-found/rerun/route'),
-    act: () => import('@/app/api/tasks/search/act/route'),
-    history: () => import('@/app/api/queues/[qname]/history/route'),
-    groups: () => import('@/app/api/queues/[qname]/groups/route'),
-    check: () => import('@/app/api/queues/[qname]/enqueue-check/route'),
-    search: () => import('@/app/api/tasks/search/route'),
-  };
-  for (const [name, load] of Object.entries(modules)) r[name] = (await load()) as Mod;
+  r = await consoleRoutes();
 }, 60_000);
 
 afterAll(() => app?.stop());
@@ -52,7 +32,7 @@ beforeEach(async () => {
   for (const node of await masterNodes(app.redis)) await node.flushdb();
 });
 
-const enqueue = (q: string, body: unknown) => send(r.tasks!.POST!, 'POST', '/', { qname: q }, body);
+const enqueue = (q: string, body: unknown) => send(r.tasks.POST, 'POST', '/', { qname: q }, body);
 const state = (q: string, id: string) => app.redis.hget(k.taskKey(q, id), 'state');
 
 describe('enqueue', () => {
@@ -86,7 +66,7 @@ describe('enqueue', () => {
 
   it('batch-enqueues into queues on every master in one request', async () => {
     const items = qs.flatMap((q) => [{ queue: q, type: 'b', payload: '1' }, { queue: q, type: 'b', options: { processInSeconds: 60 } }]);
-    const res = await send(r.batch!.POST!, 'POST', '/api/enqueue-batch', {}, { items });
+    const res = await send(r.batch.POST, 'POST', '/api/enqueue-batch', {}, { items });
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toMatch(/"ok":false/);
     for (const q of qs) {
@@ -106,8 +86,8 @@ describe('single-task actions', () => {
     await seedZset(app.redis, 'scheduled', sched, nowSec() + 600);
     await seedPending(app.redis, pend);
     await seedActive(app.redis, act);
-    const action = (id: string, a: string) => send(r.action!.POST!, 'POST', '/', { qname: q, taskId: id, action: a }, {});
-    const patched = await send(r.task!.PATCH!, 'PATCH', '/', { qname: q, taskId: sched.id }, { payload: '{"v":2}' });
+    const action = (id: string, a: string) => send(r.action.POST, 'POST', '/', { qname: q, taskId: id, action: a }, {});
+    const patched = await send(r.task.PATCH, 'PATCH', '/', { qname: q, taskId: sched.id }, { payload: '{"v":2}' });
     expect(patched.status).toBe(200);
     expect(patched.body.payload).toBe('{"v":2}');
     expect((await action(sched.id, 'run')).body.state).toBe('pending');
@@ -115,7 +95,7 @@ describe('single-task actions', () => {
     expect(await app.redis.zrange(k.archivedKey(q), 0, -1)).toEqual([pend.id]);
     expect((await action(act.id, 'cancel')).status).toBe(202);
     expect((await action(act.id, 'run')).status).toBe(409);
-    expect((await callRoute(r.task!.DELETE!, '/', { qname: q, taskId: pend.id }, { method: 'DELETE' })).status).toBe(204);
+    expect((await callRoute(r.task.DELETE, '/', { qname: q, taskId: pend.id }, { method: 'DELETE' })).status).toBe(204);
     expect(await state(q, pend.id)).toBeNull();
     expect(await app.redis.lrange(k.pendingKey(q), 0, -1)).toEqual([sched.id]);
   });
@@ -125,7 +105,7 @@ describe('bulk actions and queue actions', () => {
   it('archives all, runs all and deletes all, on each master', async () => {
     for (const q of qs) {
       for (let i = 0; i < 30; i++) await seedPending(app.redis, newTaskMessage({ type: 't', queue: q }));
-      const bulk = (body: unknown) => send(r.bulk!.POST!, 'POST', '/', { qname: q }, body);
+      const bulk = (body: unknown) => send(r.bulk.POST, 'POST', '/', { qname: q }, body);
       expect((await bulk({ action: 'archive', state: 'pending' })).body).toMatchObject({ succeeded: 30, failed: [] });
       expect(await app.redis.zcard(k.archivedKey(q))).toBe(30);
       const two = (await app.redis.zrange(k.archivedKey(q), 0, 1));
@@ -140,11 +120,11 @@ describe('bulk actions and queue actions', () => {
   it('pauses, resumes and deletes queues', async () => {
     const q = qs[0];
     await seedPending(app.redis, newTaskMessage({ type: 't', queue: q }));
-    expect((await send(r.pause!.POST!, 'POST', '/', { qname: q }, {})).body.paused).toBe(true);
+    expect((await send(r.pause.POST, 'POST', '/', { qname: q }, {})).body.paused).toBe(true);
     expect(await app.redis.exists(k.pausedKey(q))).toBe(1);
-    expect((await send(r.resume!.POST!, 'POST', '/', { qname: q }, {})).body.paused).toBe(false);
-    expect((await callRoute(r.queue!.DELETE!, `/api/queues/${q}`, { qname: q }, { method: 'DELETE' })).status).toBe(409);
-    expect((await callRoute(r.queue!.DELETE!, `/api/queues/${q}?force=true`, { qname: q }, { method: 'DELETE' })).status).toBe(204);
+    expect((await send(r.resume.POST, 'POST', '/', { qname: q }, {})).body.paused).toBe(false);
+    expect((await callRoute(r.queue.DELETE, `/api/queues/${q}`, { qname: q }, { method: 'DELETE' })).status).toBe(409);
+    expect((await callRoute(r.queue.DELETE, `/api/queues/${q}?force=true`, { qname: q }, { method: 'DELETE' })).status).toBe(204);
     expect(await app.redis.sismember(k.ALL_QUEUES, q)).toBe(0);
     expect(await app.redis.exists(k.pendingKey(q))).toBe(0);
   });
@@ -156,7 +136,7 @@ describe('diagnostics actions', () => {
     const key = k.uniqueKey(q, 'x', null);
     await app.redis.sadd(k.ALL_QUEUES, q);
     await seedLock(app.redis, key, 'gone', 600);
-    const rel = await callRoute(r.locks!.DELETE!, `/?key=${encodeURIComponent(key)}`, { qname: q }, { method: 'DELETE' });
+    const rel = await callRoute(r.locks.DELETE, `/?key=${encodeURIComponent(key)}`, { qname: q }, { method: 'DELETE' });
     expect(rel.status).toBe(204);
     expect(await app.redis.exists(key)).toBe(0);
     const ids: string[] = [];
@@ -165,7 +145,7 @@ describe('diagnostics actions', () => {
       await seedPending(app.redis, m);
       ids.push(m.id);
     }
-    const res = await send(r.resolve!.POST!, 'POST', '/', { qname: q }, { taskIds: ids.slice(1) });
+    const res = await send(r.resolve.POST, 'POST', '/', { qname: q }, { taskIds: ids.slice(1) });
     expect(res.body).toMatchObject({ deleted: 2, failed: [] });
     expect(await app.redis.lrange(k.pendingKey(q), 0, -1)).toEqual([ids[0]]);
   });
@@ -174,14 +154,14 @@ describe('diagnostics actions', () => {
     const q = qs[2];
     const lost = newTaskMessage({ type: 'lost', queue: q, errorMsg: 'handler not found for task "lost"' });
     await seedZset(app.redis, 'archived', lost, nowSec() - 10);
-    const rerun = await send(r.rerun!.POST!, 'POST', '/api/handler-not-found/rerun', {}, { queue: q, taskType: 'lost' });
+    const rerun = await send(r.rerun.POST, 'POST', '/api/handler-not-found/rerun', {}, { queue: q, taskType: 'lost' });
     expect(rerun.status).toBe(200);
     expect(rerun.body.succeeded).toBe(1);
     expect(await state(q, lost.id)).toBe('pending');
     for (const queue of qs) await seedZset(app.redis, 'retry', newTaskMessage({ type: 'flaky', queue }), nowSec() + 60);
-    const preview = await send(r.act!.POST!, 'POST', '/api/tasks/search/act', {}, { filter: { type: 'flaky' }, action: 'archive', preview: true });
+    const preview = await send(r.act.POST, 'POST', '/api/tasks/search/act', {}, { filter: { type: 'flaky' }, action: 'archive', preview: true });
     expect(preview.body).toMatchObject({ preview: true, count: 3 });
-    const done = await send(r.act!.POST!, 'POST', '/api/tasks/search/act', {}, { filter: { type: 'flaky' }, action: 'archive' });
+    const done = await send(r.act.POST, 'POST', '/api/tasks/search/act', {}, { filter: { type: 'flaky' }, action: 'archive' });
     expect(done.status).toBe(200);
     for (const queue of qs) expect(await app.redis.zcard(k.archivedKey(queue))).toBe(1);
   });
@@ -193,33 +173,33 @@ describe('a queue name starting with "}"', () => {
 
   it('is refused with 400 by every route that names it, before anything is written', async () => {
     const checks: [Handler, string, Record<string, string>, unknown?][] = [
-      [r.queue!.GET!, 'GET', { qname: bad }],
-      [r.history!.GET!, 'GET', { qname: bad }],
-      [r.tasks!.GET!, 'GET', { qname: bad }],
-      [r.task!.GET!, 'GET', { qname: bad, taskId: 'a' }],
-      [r.groups!.GET!, 'GET', { qname: bad }],
-      [r.locks!.GET!, 'GET', { qname: bad }],
-      [r.dups!.GET!, 'GET', { qname: bad }],
-      [r.tasks!.POST!, 'POST', { qname: bad }, { type: 't' }],
-      [r.check!.POST!, 'POST', { qname: bad }, { type: 't' }],
-      [r.action!.POST!, 'POST', { qname: bad, taskId: 'a', action: 'run' }, {}],
-      [r.task!.DELETE!, 'DELETE', { qname: bad, taskId: 'a' }],
-      [r.bulk!.POST!, 'POST', { qname: bad }, { action: 'delete', state: 'pending' }],
-      [r.pause!.POST!, 'POST', { qname: bad }, {}],
-      [r.queue!.DELETE!, 'DELETE', { qname: bad }],
+      [r.queue.GET, 'GET', { qname: bad }],
+      [r.history.GET, 'GET', { qname: bad }],
+      [r.tasks.GET, 'GET', { qname: bad }],
+      [r.task.GET, 'GET', { qname: bad, taskId: 'a' }],
+      [r.groups.GET, 'GET', { qname: bad }],
+      [r.locks.GET, 'GET', { qname: bad }],
+      [r.duplicates.GET, 'GET', { qname: bad }],
+      [r.tasks.POST, 'POST', { qname: bad }, { type: 't' }],
+      [r.check.POST, 'POST', { qname: bad }, { type: 't' }],
+      [r.action.POST, 'POST', { qname: bad, taskId: 'a', action: 'run' }, {}],
+      [r.task.DELETE, 'DELETE', { qname: bad, taskId: 'a' }],
+      [r.bulk.POST, 'POST', { qname: bad }, { action: 'delete', state: 'pending' }],
+      [r.pause.POST, 'POST', { qname: bad }, {}],
+      [r.queue.DELETE, 'DELETE', { qname: bad }],
     ];
     for (const [h, method, params, body] of checks) {
       const path = method === 'GET' && params.taskId === undefined ? `/?state=pending` : '/';
       const res = await send(h, method, path, params, body);
       expect([JSON.stringify(params), method, res.status]).toEqual([JSON.stringify(params), method, 400]);
       // Enqueue refuses any brace on every deployment (lib/asynq/queue-name.ts), before the cluster rule.
-      const message = h === r.tasks!.POST ? `qname: ${QUEUE_NAME_RULE}` : rule;
+      const message = h === r.tasks.POST ? `qname: ${QUEUE_NAME_RULE}` : rule;
       expect(res.body.error).toMatchObject({ code: 'invalid_argument', message });
     }
-    const batch = await send(r.batch!.POST!, 'POST', '/api/enqueue-batch', {}, { items: [{ queue: bad, type: 't' }, { queue: qs[0], type: 't' }] });
+    const batch = await send(r.batch.POST, 'POST', '/api/enqueue-batch', {}, { items: [{ queue: bad, type: 't' }, { queue: qs[0], type: 't' }] });
     expect(batch.status).toBe(400);
     expect(batch.body.error).toMatchObject({ code: 'invalid_argument', field: 'items.0.queue' });
-    const search = await callRoute(r.search!.GET!, `/api/tasks/search?queue=${encodeURIComponent(bad)}`);
+    const search = await callRoute(r.search.GET, `/api/tasks/search?queue=${encodeURIComponent(bad)}`);
     expect(search.status).toBe(400);
     for (const node of await masterNodes(app.redis)) expect(await node.keys('*}x*')).toEqual([]);
   });
@@ -227,13 +207,13 @@ describe('a queue name starting with "}"', () => {
   it('shows as a problem row in the queue list, which still lists the other queues', async () => {
     await app.redis.sadd(k.ALL_QUEUES, bad);
     await seedPending(app.redis, newTaskMessage({ type: 't', queue: qs[0] }));
-    const { status, body } = await callRoute(r.queues!.GET!, '/api/queues');
+    const { status, body } = await callRoute(r.queues.GET, '/api/queues');
     expect(status).toBe(200);
     expect(body.queues.map((q: { queue: string; problem: string | null; pending: number }) => [q.queue, q.problem, q.pending])).toEqual([
       [qs[0], null, 1],
       [bad, rule, 0],
     ]);
-    const search = await callRoute(r.search!.GET!, '/api/tasks/search?state=pending');
+    const search = await callRoute(r.search.GET, '/api/tasks/search?state=pending');
     expect(search.body.tasks).toHaveLength(1);
   });
 });

@@ -2,30 +2,15 @@
  * Duplicate scan on a real Redis: exact and near groups across states, sampling, bad records,
  * the SORT_RO and Lua read paths, and the job routes (start, poll, cancel, resolve).
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDuplicateScan, keys as k, type TaskMessage } from '@/lib/asynq';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
-import { callRoute, type Handler } from '../../support/call-route';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { callRoute } from '../../support/call-route';
+import { useConsoleRoutes } from '../../support/console-routes';
 
 const DB = 52;
-let redis: Redis;
-let r: { get: Handler; del: Handler; resolve: Handler };
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  redis = await openTestRedis(DB);
-  const dups = await import('@/app/api/queues/[qname]/duplicates/route');
-  r = { get: dups.GET, del: dups.DELETE, resolve: (await import('@/app/api/queues/[qname]/duplicates/resolve/route')).POST };
-});
-beforeEach(async () => {
-  await redis.flushdb();
-});
-afterAll(async () => {
-  await redis.quit();
-});
+const { redis, routes: r } = await useConsoleRoutes(DB);
 
 const task = (queue: string, type: string, payload: unknown, over: Partial<TaskMessage> = {}) =>
   newTaskMessage({ type, queue, payload: typeof payload === 'string' ? Buffer.from(payload) : json(payload), ...over });
@@ -42,7 +27,7 @@ const path = (q: string, qs = '') => `/api/queues/${encodeURIComponent(q)}/dupli
 /** Polls the GET route until the scan is complete. */
 async function scanRoute(q: string, qs = '') {
   for (let i = 0; i < 200; i++) {
-    const res = await callRoute(r.get, path(q, qs), { qname: q });
+    const res = await callRoute(r.duplicates.GET, path(q, qs), { qname: q });
     if (res.status !== 200 || res.body.complete) return res;
     await new Promise((ok) => setTimeout(ok, 20));
   }
@@ -148,7 +133,7 @@ describe('the duplicates routes', () => {
       payloadMd5: expect.stringMatching(/^[0-9a-f]{32}$/), distinctPayloads: 1,
     });
     // The same parameters read the kept result: same start time.
-    const again = await callRoute(r.get, path(q), { qname: q });
+    const again = await callRoute(r.duplicates.GET, path(q), { qname: q });
     expect(again.body.startedAt).toBe(res.body.startedAt);
   });
 
@@ -156,14 +141,14 @@ describe('the duplicates routes', () => {
     const q = 'web2';
     await seedPending(redis, task(q, 't', 'x'));
     await scanRoute(q, '?states=pending');
-    expect((await callRoute(r.del, path(q, '?states=pending'), { qname: q }, { method: 'DELETE' })).status).toBe(204);
-    const gone = await callRoute(r.del, path(q, '?states=pending'), { qname: q }, { method: 'DELETE' });
+    expect((await callRoute(r.duplicates.DELETE, path(q, '?states=pending'), { qname: q }, { method: 'DELETE' })).status).toBe(204);
+    const gone = await callRoute(r.duplicates.DELETE, path(q, '?states=pending'), { qname: q }, { method: 'DELETE' });
     expect(gone.status).toBe(404);
     expect(gone.body.error.code).toBe('scan_not_found');
-    const bad = await callRoute(r.get, path(q, '?states=pending,bogus'), { qname: q });
+    const bad = await callRoute(r.duplicates.GET, path(q, '?states=pending,bogus'), { qname: q });
     expect(bad.status).toBe(400);
     expect(bad.body.error.field).toBe('states');
-    const unknown = await callRoute(r.get, path('missing'), { qname: 'missing' });
+    const unknown = await callRoute(r.duplicates.GET, path('missing'), { qname: 'missing' });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('queue_not_found');
   });
@@ -180,7 +165,7 @@ describe('the duplicates routes', () => {
     const before = await scanRoute(q);
     const surplus = before.body.groups.flatMap((g: { taskIds: string[] }) => g.taskIds.slice(1));
     expect(surplus).toHaveLength(3);
-    const res = await callRoute(r.resolve, path(q, '/resolve'), { qname: q }, {
+    const res = await callRoute(r.resolve.POST, path(q, '/resolve'), { qname: q }, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskIds: [...surplus, busy.id, 'no-such-task'] }),
     });
     expect(res.status).toBe(200);
@@ -192,7 +177,7 @@ describe('the duplicates routes', () => {
     expect(await redis.zrange(k.retryKey(q), 0, -1)).toEqual([near[0]!.id]);
     const after = await scanRoute(q);
     expect(after.body).toMatchObject({ complete: true, exactGroups: 0, nearGroups: 0, groups: [] });
-    const empty = await callRoute(r.resolve, path(q, '/resolve'), { qname: q }, {
+    const empty = await callRoute(r.resolve.POST, path(q, '/resolve'), { qname: q }, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskIds: [] }),
     });
     expect(empty.status).toBe(400);
@@ -210,9 +195,9 @@ describe('the duplicates routes', () => {
       await p.exec();
     }
     await redis.sadd(k.ALL_QUEUES, q);
-    const first = await callRoute(r.get, path(q), { qname: q });
+    const first = await callRoute(r.duplicates.GET, path(q), { qname: q });
     expect(first.body).toMatchObject({ total: 20_000 });
-    expect((await callRoute(r.del, path(q), { qname: q }, { method: 'DELETE' })).status).toBe(204);
+    expect((await callRoute(r.duplicates.DELETE, path(q), { qname: q }, { method: 'DELETE' })).status).toBe(204);
     const fresh = await scanRoute(q);
     expect(fresh.body).toMatchObject({ complete: true, scanned: 20_000, exactGroups: 7 });
   });

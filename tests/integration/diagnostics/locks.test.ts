@@ -2,33 +2,16 @@
  * Lock listing on a real Redis: every finding, the holder's state and TTL, paging with the
  * SCAN cursor, queue names with glob characters, the cross-queue view, and the HTTP routes.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys as k, listAllLocks, listQueueLocks, type LockInfo } from '@/lib/asynq';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import type { TaskMessage } from '@/lib/asynq';
-import { callRoute, type Handler } from '../../support/call-route';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { callRoute } from '../../support/call-route';
+import { useConsoleRoutes } from '../../support/console-routes';
 
 const DB = 50;
-let redis: Redis;
-let routes: { queue: Handler; all: Handler };
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  redis = await openTestRedis(DB);
-  routes = {
-    queue: (await import('@/app/api/queues/[qname]/locks/route')).GET,
-    all: (await import('@/app/api/locks/route')).GET,
-  };
-});
-beforeEach(async () => {
-  await redis.flushdb();
-});
-afterAll(async () => {
-  await redis.quit();
-});
+const { redis, routes } = await useConsoleRoutes(DB);
 
 const nowSec = () => Math.floor(Date.now() / 1000);
 
@@ -159,7 +142,7 @@ describe('GET /api/queues/{q}/locks and /api/locks', () => {
     const m = unique('web', 'fail:x', { n: 1 });
     await seedZset(redis, 'archived', m, nowSec());
     await seedLock(redis, m.uniqueKey, m.id, 3600);
-    const res = await callRoute(routes.queue, '/api/queues/web/locks', { qname: 'web' });
+    const res = await callRoute(routes.locks.GET, '/api/queues/web/locks', { qname: 'web' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       cursor: null,
@@ -170,7 +153,7 @@ describe('GET /api/queues/{q}/locks and /api/locks', () => {
         findings: [{ code: 'held_by_archived', message: expect.stringContaining(res.body.locks[0].expiresAt) }],
       }],
     });
-    const all = await callRoute(routes.all, '/api/locks');
+    const all = await callRoute(routes.allLocks.GET, '/api/locks');
     expect(all.body.locks.map((l: { key: string }) => l.key)).toEqual([m.uniqueKey]);
   });
 
@@ -179,12 +162,12 @@ describe('GET /api/queues/{q}/locks and /api/locks', () => {
     await seedZset(redis, 'retry', m, nowSec() + 5);
     await seedLock(redis, m.uniqueKey, m.id, 600);
     await seedLock(redis, k.uniqueKey('web', 'other', null), 'x', 600);
-    const one = await callRoute(routes.queue, `/api/queues/web/locks?key=${encodeURIComponent(m.uniqueKey)}`, { qname: 'web' });
+    const one = await callRoute(routes.locks.GET, `/api/queues/web/locks?key=${encodeURIComponent(m.uniqueKey)}`, { qname: 'web' });
     expect(one.body).toMatchObject({ cursor: null, locks: [{ key: m.uniqueKey, holderId: m.id, holderState: 'retry', holderRetried: 1, holderMaxRetry: 3 }] });
     expect(one.body.locks).toHaveLength(1);
-    const gone = await callRoute(routes.queue, `/api/queues/web/locks?key=${encodeURIComponent(k.uniqueKey('web', 'nope', null))}`, { qname: 'web' });
+    const gone = await callRoute(routes.locks.GET, `/api/queues/web/locks?key=${encodeURIComponent(k.uniqueKey('web', 'nope', null))}`, { qname: 'web' });
     expect(gone.body).toEqual({ locks: [], cursor: null });
-    const foreign = await callRoute(routes.queue, `/api/queues/web/locks?key=${encodeURIComponent(k.uniqueKey('other', 't', null))}`, { qname: 'web' });
+    const foreign = await callRoute(routes.locks.GET, `/api/queues/web/locks?key=${encodeURIComponent(k.uniqueKey('other', 't', null))}`, { qname: 'web' });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error.field).toBe('key');
   });
@@ -198,13 +181,13 @@ describe('GET /api/queues/{q}/locks and /api/locks', () => {
     let cursor: string | null = null;
     do {
       const path: string = `/api/queues/web/locks${cursor === null ? '' : `?cursor=${cursor}`}`;
-      const res = await callRoute(routes.queue, path, { qname: 'web' });
+      const res = await callRoute(routes.locks.GET, path, { qname: 'web' });
       expect(res.status).toBe(200);
       for (const l of res.body.locks) seen.add(l.key);
       cursor = res.body.cursor;
     } while (cursor !== null);
     expect(seen.size).toBe(300);
-    const bad = await callRoute(routes.queue, '/api/queues/web/locks?cursor=abc', { qname: 'web' });
+    const bad = await callRoute(routes.locks.GET, '/api/queues/web/locks?cursor=abc', { qname: 'web' });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'invalid_argument', field: 'cursor' });
   });

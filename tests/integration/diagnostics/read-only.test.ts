@@ -7,6 +7,7 @@ import { keys as k } from '@/lib/asynq';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedLock, seedPending } from '@/lib/asynq/testutil/seed';
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
 import { useReadOnlyRoutes } from '../../support/test-redis';
 
@@ -20,9 +21,7 @@ describe('diagnostics in read-only mode', () => {
     const key = k.uniqueKey('q', 't', null);
     await seedLock(redis, key, 'gone', 100);
     const before = await snapshot(redis);
-    const locks = await import('@/app/api/queues/[qname]/locks/route');
-    const resolve = await import('@/app/api/queues/[qname]/duplicates/resolve/route');
-    const dups = await import('@/app/api/queues/[qname]/duplicates/route');
+    const { locks, resolve, duplicates: dups } = await consoleRoutes();
     const rel = await callRoute(locks.DELETE, `/api/queues/q/locks?key=${encodeURIComponent(key)}`, { qname: 'q' }, { method: 'DELETE' });
     const res = await callRoute(resolve.POST, '/api/queues/q/duplicates/resolve', { qname: 'q' }, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskIds: [m.id] }),

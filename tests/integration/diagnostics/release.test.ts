@@ -8,6 +8,7 @@ import { keys as k, releaseLock, type TaskMessage } from '@/lib/asynq';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { callRoute, type Handler } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
@@ -20,7 +21,7 @@ let get: Handler;
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
   redis = await openTestRedis(DB);
-  const route = await import('@/app/api/queues/[qname]/locks/route');
+  const { locks: route } = await consoleRoutes();
   del = route.DELETE;
   get = route.GET;
 });

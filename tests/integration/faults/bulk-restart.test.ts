@@ -16,6 +16,7 @@ import { MAX_ARCHIVE_SIZE } from '@/lib/asynq/mutations/archive-limits';
 import { checkArchiveAll, checkRunAll } from '../../../bench/bulk-verify';
 import { seedBatches } from '../../../bench/seed';
 import { taskId, type TaskBatch } from '../../../bench/task-message';
+import { consoleRoutes } from '../../support/console-routes';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { post, report, waitFor } from './helpers';
 
@@ -42,15 +43,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const bulkRoute = () => import('@/app/api/queues/[qname]/bulk/route');
-
 /**
  * Starts `action`-all over `queue` through the route and SIGKILLs Redis once `landed()` (read
  * on the admin connection, every few ms) passes `threshold`: some batches are then applied and
  * more are to come. Restarts Redis on the same dir; returns the route's answer.
  */
 async function crashMidway(queue: string, action: 'archive' | 'run', state: string, landed: () => Promise<number>, threshold: number) {
-  const { POST } = await bulkRoute();
+  const { POST } = (await consoleRoutes()).bulk;
   const answer = post(POST, { qname: queue }, { action, state });
   const waited = await waitFor(`${threshold} tasks moved`, async () => (await landed()) >= threshold, 30_000, 2);
   await server.kill();
@@ -130,7 +129,7 @@ describe('bulk actions interrupted by a Redis crash (appendfsync always)', () =>
     // Only the archive cap removes tasks, and only beyond 9,999 archived.
     expect(mid.gone === 0 || mid.archived === ARCHIVE_CAP).toBe(true);
 
-    const { POST } = await bulkRoute();
+    const { POST } = (await consoleRoutes()).bulk;
     const again = await post(POST, { qname: batch.queue }, { action: 'archive', state: 'pending' });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.succeeded).toBe(mid.pending);
@@ -153,7 +152,7 @@ describe('bulk actions interrupted by a Redis crash (appendfsync always)', () =>
     expect(mid.pending).toBeGreaterThanOrEqual(3000);
     expect(mid.archived).toBeGreaterThan(0);
 
-    const { POST } = await bulkRoute();
+    const { POST } = (await consoleRoutes()).bulk;
     const again = await post(POST, { qname: batch.queue }, { action: 'run', state: 'archived' });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.succeeded).toBe(mid.archived);

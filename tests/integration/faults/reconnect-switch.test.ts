@@ -6,18 +6,16 @@
  */
 import type { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 import { testRedisUrl } from '../../support/test-redis';
 import { get, post, report, timed } from './helpers';
 
 const DB = 39;
-type Mod = Partial<Record<'GET' | 'POST', Handler>>;
-const r = {} as Record<'queues' | 'tasks', Mod>;
+let r: ConsoleRoutes;
 
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
-  r.queues = await import('@/app/api/queues/route');
-  r.tasks = await import('@/app/api/queues/[qname]/tasks/route');
+  r = await consoleRoutes();
 });
 
 /** The console's own connection (lib/server/redis/client.ts keeps it on globalThis). */
@@ -25,10 +23,10 @@ const consoleClient = () => (globalThis as unknown as { asynqlensRedis: Redis })
 
 describe('a reconnect the client starts itself', () => {
   it('a read and a change made at that moment wait for it and succeed', async () => {
-    expect((await get(r.queues.GET!)).status).toBe(200);
+    expect((await get(r.queues.GET)).status).toBe(200);
     for (const [what, request, ok] of [
-      ['queue list', () => get(r.queues.GET!), 200],
-      ['enqueue', () => post(r.tasks.POST!, { qname: 'switch' }, { type: 't' }), 201],
+      ['queue list', () => get(r.queues.GET), 200],
+      ['enqueue', () => post(r.tasks.POST, { qname: 'switch' }, { type: 't' }), 201],
     ] as const) {
       const client = consoleClient();
       expect(client.status).toBe('ready');

@@ -94,7 +94,7 @@ describe('a Redis stall in the middle of a streamed answer', () => {
     await admin.flushall();
     await seed('pending', 'bulk', 40_000);
     const r = await consoleRoutes();
-    const act = await import('@/app/api/tasks/search/act/route');
+    const act = (await consoleRoutes()).act;
     const { status, contentType, lines } = await stallMidStream(act.POST, '/api/tasks/search/act', {
       filter: { queue: 'q' },
       action: 'delete',
@@ -114,7 +114,7 @@ describe('a Redis stall in the middle of a streamed answer', () => {
     await admin.flushall();
     await seed('archived', 'big', 20_000);
     const r = await consoleRoutes();
-    const rerun = await import('@/app/api/handler-not-found/rerun/route');
+    const rerun = (await consoleRoutes()).rerun;
     const { status, lines } = await stallMidStream(rerun.POST, '/api/handler-not-found/rerun', {
       queue: 'q',
       taskType: 'big',

@@ -8,25 +8,22 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
-import type { Handler } from '../../support/call-route';
 import { get, post, waitFor } from './helpers';
 
 let server: RunningRedis;
 let admin: Redis;
-type Mod = Partial<Record<'GET' | 'POST', Handler>>;
-const r = {} as Record<'queues' | 'tasks' | 'bulk', Mod>;
+let r: ConsoleRoutes;
 
 beforeAll(async () => {
   // Protected configs on, so that the test can point `dir` somewhere unwritable.
   server = await startRedisServer({ label: 'write-refused', args: ['--enable-protected-configs', 'yes'] });
   process.env.REDIS_URL = `${server.url}/0`;
   admin = new Redis(server.url);
-  r.queues = await import('@/app/api/queues/route');
-  r.tasks = await import('@/app/api/queues/[qname]/tasks/route');
-  r.bulk = await import('@/app/api/queues/[qname]/bulk/route');
+  r = await consoleRoutes();
   for (const id of ['a', 'b', 'c']) {
-    const res = await post(r.tasks.POST!, { qname: 'mail' }, { type: 'email', options: { taskId: id } });
+    const res = await post(r.tasks.POST, { qname: 'mail' }, { type: 'email', options: { taskId: id } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   }
 });
@@ -51,8 +48,8 @@ async function dump(key: string): Promise<unknown> {
   }
 }
 
-const enqueue = () => post(r.tasks.POST!, { qname: 'mail' }, { type: 'email' });
-const archiveAll = () => post(r.bulk.POST!, { qname: 'mail' }, { action: 'archive', state: 'pending' });
+const enqueue = () => post(r.tasks.POST, { qname: 'mail' }, { type: 'email' });
+const archiveAll = () => post(r.bulk.POST, { qname: 'mail' }, { action: 'archive', state: 'pending' });
 
 /** Makes the server refuse writes; returns what puts it back. */
 type Refusal = () => Promise<() => Promise<unknown>>;
@@ -100,7 +97,7 @@ describe.each([
         expect(message.slice(message.indexOf('refusing the console: ') + 22)).toMatch(words);
         expect(message).toMatch(/Nothing was changed\.$/);
       }
-      const list = await get(r.queues.GET!);
+      const list = await get(r.queues.GET);
       expect(list.status, JSON.stringify(list.body)).toBe(200);
       expect(list.body.queues).toMatchObject([{ queue: 'mail', pending: 3 }]);
     } finally {

@@ -5,34 +5,22 @@
  * (the latency within the time between the two reads). The scheduler-fed `cron` queue changes
  * every second and is only checked for presence.
  */
-import { spawn } from 'node:child_process';
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { goAvailability, privateInteropBinary, requireGoFor, runDump, startScenario, type GoDump, type RunningScenario } from '../../interop/go-harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GoDump } from '../../interop/go-dump';
+import { goHarness, redisArgs, type RunningScenario } from '../../interop/go-harness';
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { parseExposition, valueOf, type Parsed } from './parse-exposition';
 
 const DB = 84;
 const CRON = 'cron';
 const PAUSED = 'low priority';
-const avail = goAvailability();
-requireGoFor(avail, 'metrics parity with asynq', '../integration/metrics');
+const asynqGo = goHarness('metrics');
+asynqGo.requireGo('metrics parity with asynq');
 
-function goOp(bin: string, req: unknown): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['inspect-op', '--redis', `127.0.0.1:${inject('redisPort')}`, '--db', String(DB)], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`inspect-op exited ${code}: ${err}`))));
-    child.stdin.end(JSON.stringify(req));
-  });
-}
-
-describe.skipIf(avail.kind === 'missing')('metrics equal what asynq reports', () => {
+describe.skipIf(asynqGo.noGo)('metrics equal what asynq reports', () => {
   let redis: Redis;
   let scenario: RunningScenario | undefined;
   let ours: Parsed;
@@ -43,15 +31,14 @@ describe.skipIf(avail.kind === 'missing')('metrics equal what asynq reports', ()
     process.env.REDIS_URL = testRedisUrl(DB);
     process.env.ASYNQLENS_AUTH = 'none';
     redis = await openTestRedis(DB);
-    const bin = await privateInteropBinary(avail, 'metrics');
-    scenario = await startScenario(bin, inject('redisPort'), DB);
-    expect(JSON.parse(await goOp(bin, { op: 'pauseQueue', queue: PAUSED }))).toMatchObject({ ok: true });
-    const { GET } = await import('@/app/api/metrics/route');
+    scenario = await asynqGo.scenario(DB);
+    expect(await asynqGo.json('inspect-op', redisArgs(DB), { stdin: { op: 'pauseQueue', queue: PAUSED } })).toMatchObject({ ok: true });
+    const { metrics } = await consoleRoutes();
     const started = Date.now();
-    const res = await callRoute(GET, '/api/metrics');
+    const res = await callRoute(metrics.GET, '/api/metrics');
     expect(res.status).toBe(200);
     ours = parseExposition(res.bytes.toString('utf8'));
-    go = await runDump(bin, inject('redisPort'), DB);
+    go = await asynqGo.json<GoDump>('dump', redisArgs(DB));
     gapSeconds = (Date.now() - started) / 1000;
   }, 120_000);
 

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '@/lib/contract/common';
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { parseExposition, valueOf } from './parse-exposition';
 
 let port: number;
@@ -28,7 +29,7 @@ beforeAll(async () => {
 
 describe('Redis down', () => {
   it('readiness answers 503 redis_unavailable naming the address, within the probe deadline', async () => {
-    const { GET } = await import('@/app/api/health/route');
+    const { GET } = (await consoleRoutes()).health;
     const started = Date.now();
     const res = await callRoute(GET, '/api/health');
     expect(Date.now() - started).toBeLessThan(1500);
@@ -41,14 +42,14 @@ describe('Redis down', () => {
   });
 
   it('liveness answers 200', async () => {
-    const { GET } = await import('@/app/api/health/live/route');
+    const { GET } = (await consoleRoutes()).live;
     const res = await callRoute(() => Promise.resolve(GET()), '/api/health/live');
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('ok');
   });
 
   it('a scrape answers 200 with asynqlens_redis_up 0 and no asynq series', async () => {
-    const { GET } = await import('@/app/api/metrics/route');
+    const { GET } = (await consoleRoutes()).metrics;
     const res = await callRoute(GET, '/api/metrics');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');

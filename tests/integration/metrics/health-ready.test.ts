@@ -3,32 +3,21 @@
  * plus status, address, mode, latency and the package.json version, never cached. Liveness
  * never touches Redis.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pkg from '@/package.json' with { type: 'json' };
 import { healthProbeSchema, livenessSchema } from '@/lib/contract/health';
 import { callRoute } from '../../support/call-route';
+import { useConsoleRoutes } from '../../support/console-routes';
 import { countCommands } from '../../support/command-counter';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { testRedisUrl } from '../../support/test-redis';
 
 const DB = 83;
-let redis: Redis;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  process.env.ASYNQLENS_AUTH = 'none';
-  // Shared snapshots on: readiness must still read Redis on every probe.
-  process.env.ASYNQLENS_SNAPSHOT_MS = '60000';
-  redis = await openTestRedis(DB);
-});
-afterAll(() => redis.quit());
-
-const health = () => import('@/app/api/health/route');
-const live = () => import('@/app/api/health/live/route');
+// Shared snapshots on: readiness must still read Redis on every probe.
+const { redis, routes } = await useConsoleRoutes(DB, { env: { ASYNQLENS_AUTH: 'none', ASYNQLENS_SNAPSHOT_MS: '60000' }, flushEach: false });
 
 describe('GET /api/health', () => {
   it('answers 200 with the Redis version, address, mode, latency and app version', async () => {
-    const { GET } = await health();
+    const { GET } = routes.health;
     const res = await callRoute(GET, '/api/health');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -48,7 +37,7 @@ describe('GET /api/health', () => {
   });
 
   it('reads Redis on every probe (one INFO), sharing only a probe already in flight', async () => {
-    const { GET } = await health();
+    const { GET } = routes.health;
     const sequential = await countCommands(testRedisUrl(DB), DB, async () => {
       for (let i = 0; i < 3; i++) expect((await callRoute(GET, '/api/health')).status).toBe(200);
     });
@@ -61,7 +50,7 @@ describe('GET /api/health', () => {
 
 describe('GET /api/health/live', () => {
   it('answers 200 without sending Redis anything', async () => {
-    const { GET } = await live();
+    const { GET } = routes.live;
     const { result, commands } = await countCommands(testRedisUrl(DB), DB, () => callRoute(() => Promise.resolve(GET()), '/api/health/live'));
     expect(commands).toEqual([]);
     expect(result.status).toBe(200);

@@ -6,6 +6,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBE_TIMEOUT_MS } from '@/lib/server/services/health';
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 
 let blackHole: Server;
 const sockets: Socket[] = [];
@@ -27,7 +28,7 @@ afterAll(async () => {
 describe('Redis not answering', () => {
   it('readiness answers 503 after the 1 s probe deadline, one attempt for concurrent probes', async () => {
     expect(PROBE_TIMEOUT_MS).toBe(1000);
-    const { GET } = await import('@/app/api/health/route');
+    const { GET } = (await consoleRoutes()).health;
     const started = Date.now();
     const all = await Promise.all(Array.from({ length: 5 }, () => callRoute(GET, '/api/health')));
     const elapsed = Date.now() - started;

@@ -10,6 +10,7 @@ import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import pkg from '@/package.json' with { type: 'json' };
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { parseExposition, valueOf } from './parse-exposition';
 
@@ -33,7 +34,7 @@ beforeEach(async () => {
 afterEach(() => vi.useRealTimers());
 
 async function scrape() {
-  const { GET } = await import('@/app/api/metrics/route');
+  const { GET } = (await consoleRoutes()).metrics;
   const res = await callRoute(GET, '/api/metrics');
   return { ...res, text: res.bytes.toString('utf8') };
 }

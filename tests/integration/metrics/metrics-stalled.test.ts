@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
+import { consoleRoutes } from '../../support/console-routes';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { callRoute } from '../../support/call-route';
 import { parseExposition, valueOf } from './parse-exposition';
@@ -29,7 +30,7 @@ afterAll(async () => {
 });
 
 async function scrape() {
-  const { GET } = await import('@/app/api/metrics/route');
+  const { GET } = (await consoleRoutes()).metrics;
   const started = Date.now();
   const res = await callRoute(GET, '/api/metrics');
   const parsed = parseExposition(res.bytes.toString('utf8'));

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
+import { consoleRoutes } from '../../support/console-routes';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { callRoute } from '../../support/call-route';
 import { countCommands } from '../../support/command-counter';
@@ -29,7 +30,7 @@ afterAll(async () => {
 beforeEach(() => redis.flushall());
 
 async function scrape() {
-  const { GET } = await import('@/app/api/metrics/route');
+  const { GET } = (await consoleRoutes()).metrics;
   const res = await callRoute(GET, '/api/metrics');
   expect(res.status).toBe(200);
   return parseExposition(res.bytes.toString('utf8'));

@@ -2,31 +2,21 @@
  * Scrapes and dashboards share one Redis read: with shared snapshots on, ten concurrent scrapes
  * and ten queue-list requests cost Redis the two commands of a single queue-list read.
  */
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
 import { callRoute } from '../../support/call-route';
+import { useConsoleRoutes } from '../../support/console-routes';
 import { countCommands } from '../../support/command-counter';
-import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { testRedisUrl } from '../../support/test-redis';
 
 const DB = 82;
-let redis: Redis;
-
-beforeAll(async () => {
-  process.env.REDIS_URL = testRedisUrl(DB);
-  process.env.ASYNQLENS_AUTH = 'none';
-  process.env.ASYNQLENS_SNAPSHOT_MS = '60000';
-  redis = await openTestRedis(DB);
-});
-afterAll(() => redis.quit());
+const { redis, routes } = await useConsoleRoutes(DB, { env: { ASYNQLENS_AUTH: 'none', ASYNQLENS_SNAPSHOT_MS: '60000' }, flushEach: false });
 
 describe('scrapes share the dashboard snapshot', () => {
   it('serves 10 scrapes and 10 queue lists with one Redis read', async () => {
     await seedPending(redis, newTaskMessage({ type: 't', queue: 'shared' }));
-    const metrics = await import('@/app/api/metrics/route');
-    const queues = await import('@/app/api/queues/route');
-    const pause = await import('@/app/api/queues/[qname]/pause/route');
+    const { metrics, queues, pause } = routes;
     await callRoute(queues.GET, '/api/queues'); // loads the script
     // A mutation clears every snapshot, so the next read is fresh and must see the pause.
     const paused = await callRoute(pause.POST, '/api/x', { qname: 'shared' }, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

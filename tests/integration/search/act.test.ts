@@ -11,11 +11,12 @@ import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis } from '../../support/test-redis';
 import { openSearchApi, type SearchApi } from './api';
-import { goView, noGo, requireGoForSearch, WORK, writeGoData } from './go-data';
+import { goView, WORK, writeGoData } from './go-data';
+import { asynqGo } from '../../interop/write/go';
 import { key, matches, type Query } from './oracle';
 
 const DB = 62;
-requireGoForSearch('search/act.test.ts');
+asynqGo.requireGo('search/act.test.ts (data written by Go)');
 
 const ACTIONABLE = {
   run: ['scheduled', 'retry', 'archived', 'completed', 'aggregating'],
@@ -32,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => redis?.quit());
 
-describe.skipIf(noGo)('acting on matches, checked with asynq’s Inspector', () => {
+describe.skipIf(asynqGo.noGo)('acting on matches, checked with asynq’s Inspector', () => {
   beforeAll(async () => {
     await redis.flushdb();
     await writeGoData(DB);

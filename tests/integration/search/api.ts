@@ -1,7 +1,8 @@
 /**
  * The search routes, called in-process the way Next.js calls them (tests/support/call-route).
  */
-import { callRoute, type Handler, type JsonBody } from '../../support/call-route';
+import { callRoute, type JsonBody } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { testRedisUrl } from '../../support/test-redis';
 import type { Query } from './oracle';
 
@@ -23,8 +24,7 @@ export function toQueryString(q: Query, extra: Record<string, string> = {}): str
 /** Points the server code at database `db` (before its first use in this process) and loads the routes. */
 export async function openSearchApi(db: number): Promise<SearchApi> {
   process.env.REDIS_URL = testRedisUrl(db);
-  const search = (await import('@/app/api/tasks/search/route')) as { GET: Handler };
-  const act = (await import('@/app/api/tasks/search/act/route')) as { POST: Handler };
+  const { search, act } = await consoleRoutes();
   const api: SearchApi = {
     page: (q, extra) => callRoute(search.GET, `/api/tasks/search?${toQueryString(q, extra)}`),
     async all(q, size = 3) {

@@ -7,15 +7,16 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRedis } from '../../support/test-redis';
 import { openSearchApi, type SearchApi } from './api';
-import { BILLING, MAIL, noGo, ODD, requireGoForSearch, RETRY, SHARED_ID, WORK, writeGoData, type GoData } from './go-data';
+import { BILLING, MAIL, ODD, RETRY, SHARED_ID, WORK, writeGoData, type GoData } from './go-data';
+import { asynqGo } from '../../interop/write/go';
 import { expected, key, type Query } from './oracle';
 
 const DB = 60;
-requireGoForSearch('search/filters.test.ts');
+asynqGo.requireGo('search/filters.test.ts (data written by Go)');
 
 const iso = (unixSec: number) => new Date(unixSec * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-describe.skipIf(noGo)('task search on data written by asynq v0.26.0', () => {
+describe.skipIf(asynqGo.noGo)('task search on data written by asynq v0.26.0', () => {
   let redis: Redis;
   let api: SearchApi;
   let data: GoData;

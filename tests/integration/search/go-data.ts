@@ -5,25 +5,9 @@
  * view of it (`dump`), which the tests use as the oracle: every expected result is computed
  * from Go's view, not ours.
  */
-import { describe, inject, it } from 'vitest';
-import { NO_GO_BANNER, runDump, type GoDump, type GoTask } from '../../interop/go-harness';
-import { goAvail, goBin, goProcess, noGo, runGo, type GoEnqueueRequest } from '../../interop/write/go';
-
-export { noGo };
-
-/** Call at the top of a file, then wrap the suite in `describe.skipIf(noGo)`. */
-export function requireGoForSearch(file: string): void {
-  if (!noGo) return;
-  if (process.env.CI === 'true') {
-    describe(`${file} under CI`, () => {
-      it('requires Go (a skipped Go-data suite counts as a failure under CI=true)', () => {
-        throw new Error(`${file} cannot run under CI: ${goAvail.kind === 'missing' ? goAvail.reason : ''}`);
-      });
-    });
-  } else {
-    console.warn(`${NO_GO_BANNER}\n##  Also skipped: ${file} (tests/integration/search, data written by Go)\n`);
-  }
-}
+import type { GoDump, GoTask } from '../../interop/go-dump';
+import { redisArgs } from '../../interop/go-harness';
+import { asynqGo, goProcess, type GoEnqueueRequest } from '../../interop/write/go';
 
 export const MAIL = 'search:mail';
 export const BILLING = 'search:billing';
@@ -87,7 +71,7 @@ export function flatten(dump: GoDump): GoTask[] {
 
 /** Go's current view of database `db`. */
 export async function goView(db: number): Promise<GoTask[]> {
-  return flatten(await runDump(await goBin(), inject('redisPort'), db));
+  return flatten(await asynqGo.json<GoDump>('dump', redisArgs(db)));
 }
 
 /** Every search:work task is where the fixture needs it (archived, or completed). */
@@ -98,20 +82,20 @@ function workDone(tasks: readonly GoTask[]): boolean {
 /** Writes the dataset into the (flushed) database `db` with Go, and returns Go's view of it. */
 export async function writeGoData(db: number): Promise<GoData> {
   const startedAt = Math.floor(Date.now() / 1000);
-  const out = JSON.parse(await runGo('enqueue-many', db, [], requests(startedAt).map((r) => ({ options: {}, ...r })))) as { ok: boolean; error?: string }[];
+  const out = await asynqGo.json<{ ok: boolean; error?: string }[]>('enqueue-many', redisArgs(db), { stdin: requests(startedAt).map((r) => ({ options: {}, ...r })) });
   const bad = out.find((r) => !r.ok);
   if (bad) throw new Error(`Go enqueue failed: ${bad.error}`);
   // WORK: 1 s retry delay and forwarder, so fail:retry (2 retries) ends archived with
   // retried 2. RETRY: an hour's delay, so each fail:many task waits in retry with retried 1.
   await Promise.all([
     goProcess(db, { queues: [WORK], seconds: 6 }),
-    runGo('process-retry', db, ['--queues', RETRY, '--seconds', '2'], undefined, 60_000),
+    asynqGo.run('process-retry', [...redisArgs(db), '--queues', RETRY, '--seconds', '2'], { timeoutMs: 60_000 }),
   ]);
-  let dump = await runDump(await goBin(), inject('redisPort'), db);
+  let dump = await asynqGo.json<GoDump>('dump', redisArgs(db));
   // On a loaded machine fail:retry may not have used its retries yet: let Go go on a little.
   for (let extra = 0; extra < 3 && !workDone(flatten(dump)); extra++) {
     await goProcess(db, { queues: [WORK], seconds: 3 });
-    dump = await runDump(await goBin(), inject('redisPort'), db);
+    dump = await asynqGo.json<GoDump>('dump', redisArgs(db));
   }
   if (!workDone(flatten(dump))) throw new Error('the Go server did not finish the search:work fixture tasks');
   return { startedAt, dump, tasks: flatten(dump) };

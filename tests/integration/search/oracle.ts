@@ -3,7 +3,7 @@
  * data (a GoTask list): every condition is re-implemented here from the API's documented
  * meaning, independently of lib/asynq/search.
  */
-import type { GoTask } from '../../interop/go-harness';
+import type { GoTask } from '../../interop/go-dump';
 
 export type Query = Record<string, string | string[]>;
 

@@ -8,7 +8,7 @@ import { NextRequest } from 'next/server';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SECRET, usersEnv } from '../auth/support';
 
-let proxy: (req: NextRequest) => Response;
+let proxy: (req: NextRequest) => Promise<Response>;
 let users = '';
 const VARS = ['ASYNQLENS_AUTH', 'ASYNQLENS_USERS', 'ASYNQLENS_SESSION_SECRET', 'ASYNQLENS_FRAME_ANCESTORS', 'ASYNQLENS_ALLOWED_HOSTS'];
 const nodeEnv = process.env.NODE_ENV;
@@ -54,40 +54,40 @@ function expectBaseline(res: Response, what: string) {
 }
 
 describe('every answer carries the headers', () => {
-  it('API and pages let through, with authentication off', () => {
+  it('API and pages let through, with authentication off', async () => {
     process.env.ASYNQLENS_AUTH = 'none';
     for (const path of ['/api/queues', '/api/queues/q/tasks?state=pending', '/metrics', '/', '/queues/q', '/login', '/api/health']) {
-      const res = get(`http://localhost${path}`);
+      const res = (await get(`http://localhost${path}`));
       expect(res.headers.get('x-middleware-next'), path).toBe('1');
       expectBaseline(res, path);
     }
   });
 
-  it('refusals too: 401, the redirect to /login, 421 and 503 auth_misconfigured', () => {
+  it('refusals too: 401, the redirect to /login, 421 and 503 auth_misconfigured', async () => {
     Object.assign(process.env, { ASYNQLENS_AUTH: 'login', ASYNQLENS_USERS: users, ASYNQLENS_SESSION_SECRET: SECRET });
-    const unauthorized = get('http://localhost/api/queues');
+    const unauthorized = (await get('http://localhost/api/queues'));
     expect(unauthorized.status).toBe(401);
     expectBaseline(unauthorized, '401');
-    const redirect = get('http://localhost/queues/q');
+    const redirect = (await get('http://localhost/queues/q'));
     expect(redirect.status).toBe(307);
     expectBaseline(redirect, 'redirect');
     process.env.ASYNQLENS_ALLOWED_HOSTS = 'console.example.com';
-    const misdirected = get('http://other.example/api/queues', { host: 'other.example' });
+    const misdirected = (await get('http://other.example/api/queues', { host: 'other.example' }));
     expect(misdirected.status).toBe(421);
     expectBaseline(misdirected, '421');
     delete process.env.ASYNQLENS_USERS;
-    const broken = get('http://localhost/api/queues');
+    const broken = (await get('http://localhost/api/queues'));
     expect(broken.status).toBe(503);
     expectBaseline(broken, '503');
   });
 });
 
 describe('the nonce', () => {
-  it('is fresh per request and handed to the renderer in the request headers, replacing what a client sent', () => {
+  it('is fresh per request and handed to the renderer in the request headers, replacing what a client sent', async () => {
     process.env.ASYNQLENS_AUTH = 'none';
     const seen = new Set<string>();
     for (let i = 0; i < 20; i++) {
-      const res = get('http://localhost/queues/q', { 'x-nonce': 'chosen-by-client', 'content-security-policy': "script-src 'nonce-chosen'" });
+      const res = (await get('http://localhost/queues/q', { 'x-nonce': 'chosen-by-client', 'content-security-policy': "script-src 'nonce-chosen'" }));
       const nonce = /'nonce-([A-Za-z0-9+/]+={0,2})'/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
       expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/); // 16 random bytes
       expect(res.headers.get('x-middleware-request-x-nonce')).toBe(nonce);
@@ -99,31 +99,31 @@ describe('the nonce', () => {
 });
 
 describe('settings', () => {
-  it("frame-ancestors follows ASYNQLENS_FRAME_ANCESTORS; X-Frame-Options matches it or steps aside", () => {
+  it("frame-ancestors follows ASYNQLENS_FRAME_ANCESTORS; X-Frame-Options matches it or steps aside", async () => {
     process.env.ASYNQLENS_AUTH = 'none';
     process.env.ASYNQLENS_FRAME_ANCESTORS = "'self'";
-    let res = get('http://localhost/');
+    let res = (await get('http://localhost/'));
     expect(directives(res.headers.get('content-security-policy')).get('frame-ancestors')).toEqual(["'self'"]);
     expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     process.env.ASYNQLENS_FRAME_ANCESTORS = "'self' https://grafana.example.com";
-    res = get('http://localhost/');
+    res = (await get('http://localhost/'));
     expect(directives(res.headers.get('content-security-policy')).get('frame-ancestors')).toEqual(["'self'", 'https://grafana.example.com']);
     expect(res.headers.get('x-frame-options')).toBeNull();
   });
 
-  it('Strict-Transport-Security only when the request came over https (directly or per X-Forwarded-Proto)', () => {
+  it('Strict-Transport-Security only when the request came over https (directly or per X-Forwarded-Proto)', async () => {
     process.env.ASYNQLENS_AUTH = 'none';
-    expect(get('https://localhost/').headers.get('strict-transport-security')).toBe('max-age=31536000');
-    expect(get('http://localhost/api/queues', { 'x-forwarded-proto': 'https' }).headers.get('strict-transport-security')).toBe('max-age=31536000');
-    expect(get('http://localhost/api/queues', { 'x-forwarded-proto': 'http' }).headers.get('strict-transport-security')).toBeNull();
-    expect(get('http://localhost/').headers.get('strict-transport-security')).toBeNull();
+    expect((await get('https://localhost/')).headers.get('strict-transport-security')).toBe('max-age=31536000');
+    expect((await get('http://localhost/api/queues', { 'x-forwarded-proto': 'https' })).headers.get('strict-transport-security')).toBe('max-age=31536000');
+    expect((await get('http://localhost/api/queues', { 'x-forwarded-proto': 'http' })).headers.get('strict-transport-security')).toBeNull();
+    expect((await get('http://localhost/')).headers.get('strict-transport-security')).toBeNull();
   });
 
-  it("'unsafe-eval' only under next dev", () => {
+  it("'unsafe-eval' only under next dev", async () => {
     process.env.ASYNQLENS_AUTH = 'none';
     (process.env as Record<string, string>).NODE_ENV = 'development';
-    expect(directives(get('http://localhost/').headers.get('content-security-policy')).get('script-src')).toContain("'unsafe-eval'");
+    expect(directives((await get('http://localhost/')).headers.get('content-security-policy')).get('script-src')).toContain("'unsafe-eval'");
     (process.env as Record<string, string>).NODE_ENV = 'production';
-    expect(directives(get('http://localhost/').headers.get('content-security-policy')).get('script-src')).not.toContain("'unsafe-eval'");
+    expect(directives((await get('http://localhost/')).headers.get('content-security-policy')).get('script-src')).not.toContain("'unsafe-eval'");
   });
 });

@@ -7,15 +7,10 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callRoute, type Handler, type JsonBody } from '../../support/call-route';
 import { MASTER_NAME, startSentinelSetup, waitForMaster, waitForReplicaOf, type SentinelSetup } from '../../support/redis-sentinel';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 
 let setup: SentinelSetup;
-let r: {
-  queues: { GET: Handler };
-  tasks: { GET: Handler; POST: Handler };
-  task: { GET: Handler };
-  action: { POST: Handler };
-  bulk: { POST: Handler };
-};
+let r: ConsoleRoutes;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const post = (h: Handler, params: Record<string, string>, body: unknown) =>
@@ -54,13 +49,7 @@ beforeAll(async () => {
   process.env.ASYNQLENS_REDIS_SENTINELS = `127.0.0.1:${setup.sentinelPort}`;
   process.env.ASYNQLENS_REDIS_SENTINEL_MASTER = MASTER_NAME;
   process.env.ASYNQLENS_AUTH = 'none';
-  r = {
-    queues: await import('@/app/api/queues/route'),
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-    task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-    action: await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route'),
-    bulk: await import('@/app/api/queues/[qname]/bulk/route'),
-  };
+  r = await consoleRoutes();
 }, 60_000);
 
 afterAll(async () => {

@@ -9,7 +9,8 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callRoute, type Handler } from '../../support/call-route';
+import { callRoute } from '../../support/call-route';
+import type { ConsoleRoutes } from '../../support/console-routes';
 import { freshConsole } from '../../support/fresh-console';
 import { MASTER_NAME, startSentinelSetup, type SentinelSetup } from '../../support/redis-sentinel';
 
@@ -21,18 +22,7 @@ const DB = 3;
 const SENTINEL_MASTER = `sentinel master "${MASTER_NAME}"`;
 
 let setup: SentinelSetup;
-type Routes = Awaited<ReturnType<typeof routesWith>>;
-let r: Routes;
-
-/** Loads the routes in a fresh module graph with `env` (and a fresh connection), as tls-acl.test.ts does. */
-async function routesWith(env: Record<string, string>) {
-  freshConsole(env);
-  return {
-    queues: (await import('@/app/api/queues/route')) as { GET: Handler },
-    tasks: (await import('@/app/api/queues/[qname]/tasks/route')) as { GET: Handler; POST: Handler },
-    task: (await import('@/app/api/queues/[qname]/tasks/[taskId]/route')) as { GET: Handler },
-  };
-}
+let r: ConsoleRoutes;
 
 /** The settings an operator gives; the URL's host is ignored (the sentinel names the master). */
 const operatorEnv = (withClientCertificate = true): Record<string, string> => ({
@@ -79,7 +69,7 @@ beforeAll(async () => {
     // replica must accept it too.
     args: ['--user', 'app', 'on', `>${PASSWORD}`, '~asynq:*', '~asynqlens:*', '&*', '+@all', '-@admin'],
   });
-  r = await routesWith(operatorEnv());
+  r = await freshConsole(operatorEnv());
 }, 60_000);
 
 afterAll(async () => {
@@ -160,7 +150,7 @@ describe('Sentinel over TLS', () => {
   }, 40_000);
 
   it('answers 503 unreachable naming the sentinel master at once, then the reason, when the client certificate is missing', async () => {
-    const bare = await routesWith(operatorEnv(false));
+    const bare = await freshConsole(operatorEnv(false));
     const list = async () => {
       const t0 = Date.now();
       const res = await callRoute(bare.queues.GET, '/api/queues');

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../e2e/support/app-server';
-import type { Handler } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { get, post, report, timed } from '../faults/helpers';
 
 /** A refused connect takes a millisecond; a request that waited for a timeout would take ≥ 2 s. */
@@ -19,19 +19,16 @@ describe('sentinels that do not answer', () => {
     process.env.ASYNQLENS_REDIS_SENTINELS = sentinel;
     process.env.ASYNQLENS_REDIS_SENTINEL_MASTER = 'mymaster';
     process.env.ASYNQLENS_COMMAND_TIMEOUT_MS = '2000';
-    const r = {
-      queues: (await import('@/app/api/queues/route')) as Partial<Record<'GET', Handler>>,
-      tasks: (await import('@/app/api/queues/[qname]/tasks/route')) as Partial<Record<'POST', Handler>>,
-    };
+    const r = await consoleRoutes();
     for (let i = 0; i < 3; i++) {
-      const res = await timed(() => get(r.queues.GET!));
+      const res = await timed(() => get(r.queues.GET));
       if (i === 0) report(`sentinels not answering: queue list → ${res.status}`, res.ms);
       expect(res.status, JSON.stringify(res.body)).toBe(503);
       expect(res.body.error).toMatchObject({ code: 'redis_unavailable', reason: 'unreachable' });
       expect(res.body.error.message).toContain(`Redis at sentinel master "mymaster" via ${sentinel} is unreachable`);
       expect(res.ms).toBeLessThan(FAST_MS);
     }
-    const change = await timed(() => post(r.tasks.POST!, { qname: 'q' }, { type: 't' }));
+    const change = await timed(() => post(r.tasks.POST, { qname: 'q' }, { type: 't' }));
     report('sentinels not answering: enqueue → 503', change.ms);
     expect(change.status).toBe(503);
     expect(change.body.error.message).toMatch(/Nothing was changed\.$/);

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { freePort } from '../../e2e/support/app-server';
-import { callRoute, type Handler } from '../../support/call-route';
+import { callRoute } from '../../support/call-route';
 import { freshConsole } from '../../support/fresh-console';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures', 'tls');
@@ -40,15 +40,6 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-/** Loads the routes in a fresh module graph with `env`, so each case gets its own connection. */
-async function routesWith(env: Record<string, string | undefined>) {
-  freshConsole(env);
-  return {
-    queues: (await import('@/app/api/queues/route')) as { GET: Handler },
-    tasks: (await import('@/app/api/queues/[qname]/tasks/route')) as { GET: Handler; POST: Handler },
-  };
-}
-
 const url = (password = PASSWORD) => `rediss://app:${encodeURIComponent(password)}@127.0.0.1:${tlsPort}/0`;
 const mutualTls = {
   ASYNQLENS_REDIS_TLS_CA_FILE: join(fixtures, 'ca.crt'),
@@ -58,7 +49,7 @@ const mutualTls = {
 
 describe('TLS and ACL', () => {
   it('reads and writes over mutual TLS as a restricted ACL user', async () => {
-    const r = await routesWith({ REDIS_URL: url(), ...mutualTls });
+    const r = await freshConsole({ REDIS_URL: url(), ...mutualTls });
     const created = await callRoute(r.tasks.POST, '/api/x', { qname: 'secure' }, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -85,7 +76,7 @@ describe('TLS and ACL', () => {
     ['no client certificate', () => ({ REDIS_URL: url(), ASYNQLENS_REDIS_TLS_CA_FILE: mutualTls.ASYNQLENS_REDIS_TLS_CA_FILE }), /certificate required/],
     ['a server its CA does not trust', () => ({ REDIS_URL: url(), ASYNQLENS_REDIS_TLS_CERT_FILE: mutualTls.ASYNQLENS_REDIS_TLS_CERT_FILE, ASYNQLENS_REDIS_TLS_KEY_FILE: mutualTls.ASYNQLENS_REDIS_TLS_KEY_FILE }), /certificate/i],
   ])('answers 503 naming the address, quickly, with %s', async (_what, env, reason) => {
-    const r = await routesWith(env());
+    const r = await freshConsole(env());
     const t0 = Date.now();
     const res = await callRoute(r.queues.GET, '/api/queues');
     const ms = Date.now() - t0;

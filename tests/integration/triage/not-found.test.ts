@@ -4,18 +4,17 @@
  * the not-found archive a real (TypeScript) worker writes.
  */
 import { describe, expect, it } from 'vitest';
-import * as nf from '@/app/api/handler-not-found/route';
-import * as failures from '@/app/api/failures/route';
-import * as patterns from '@/app/api/routing/patterns/route';
 import { enqueueTask, ServeMux } from '@/lib/asynq';
 import * as k from '@/lib/asynq/keys';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
+import { consoleRoutes } from '../../support/console-routes';
 import { startTestServer } from '../worker/helpers';
 import { get, notFoundError, nowSec, useTriageRedis, seedFailed, seedServer } from './helpers';
 
 const DB = 70;
+const routes = await consoleRoutes();
 const redis = await useTriageRedis(DB);
 
 const iso = (s: number) => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -53,7 +52,7 @@ async function seedIncident() {
 describe('GET /api/handler-not-found', () => {
   it('groups not-found failures by queue and type with counts, times, waiting tasks and listening servers', async () => {
     const { t0, ids } = await seedIncident();
-    const r = await get(nf.GET, '/api/handler-not-found');
+    const r = await get(routes.notFound.GET, '/api/handler-not-found');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ complete: true, phase: 'done', skipped: 0, queues: ['billing', 'emails', 'quiet'] });
     expect(r.body.scanned).toBe(r.body.total);
@@ -74,33 +73,33 @@ describe('GET /api/handler-not-found', () => {
   it('keeps 10 sample IDs, filters by queue and answers 404 for an unknown queue', async () => {
     for (let i = 0; i < 12; i++) await seedFailed(redis, { queue: 'a', type: 't', state: 'archived', error: notFoundError('t') });
     await seedFailed(redis, { queue: 'b', type: 't', state: 'archived', error: notFoundError('t') });
-    const r = await get(nf.GET, '/api/handler-not-found?queue=a');
+    const r = await get(routes.notFound.GET, '/api/handler-not-found?queue=a');
     expect(r.body.queues).toEqual(['a']);
     expect(r.body.groups).toHaveLength(1);
     expect(r.body.groups[0]).toMatchObject({ archived: 12, servers: [] });
     expect(r.body.groups[0].sampleTaskIds).toHaveLength(10);
-    const missing = await get(nf.GET, '/api/handler-not-found?queue=nope');
+    const missing = await get(routes.notFound.GET, '/api/handler-not-found?queue=nope');
     expect(missing.status).toBe(404);
     expect(missing.body.error).toMatchObject({ code: 'queue_not_found', message: 'queue "nope" does not exist' });
-    expect((await get(nf.GET, '/api/handler-not-found?wait=-1')).status).toBe(400);
+    expect((await get(routes.notFound.GET, '/api/handler-not-found?wait=-1')).status).toBe(400);
   });
 
   it('answers complete: false with progress when asked not to wait, and finishes the same scan on later requests', async () => {
     for (let i = 0; i < 3000; i++) await seedFailed(redis, { queue: 'big', type: 'job', state: 'archived', error: notFoundError('job') });
-    const first = await get(nf.GET, '/api/handler-not-found?wait=0');
+    const first = await get(routes.notFound.GET, '/api/handler-not-found?wait=0');
     expect(first.body).toMatchObject({ complete: false, total: 3000, finishedAt: null });
-    const again = await get(nf.GET, '/api/handler-not-found?wait=5000');
+    const again = await get(routes.notFound.GET, '/api/handler-not-found?wait=5000');
     expect(again.body).toMatchObject({ complete: true, scanned: 3000, startedAt: first.body.startedAt });
     expect(again.body.groups[0].archived).toBe(3000);
   });
 
   it('reuses a finished scan for a while: a task failing meanwhile shows once the scans are forgotten', async () => {
     await seedFailed(redis, { queue: 'q', type: 't', state: 'archived', error: notFoundError('t') });
-    expect((await get(nf.GET, '/api/handler-not-found')).body.groups[0].archived).toBe(1);
+    expect((await get(routes.notFound.GET, '/api/handler-not-found')).body.groups[0].archived).toBe(1);
     await seedFailed(redis, { queue: 'q', type: 't', state: 'archived', error: notFoundError('t') });
-    expect((await get(nf.GET, '/api/handler-not-found')).body.groups[0].archived).toBe(1);
+    expect((await get(routes.notFound.GET, '/api/handler-not-found')).body.groups[0].archived).toBe(1);
     forgetTriageScans();
-    expect((await get(nf.GET, '/api/handler-not-found')).body.groups[0].archived).toBe(2);
+    expect((await get(routes.notFound.GET, '/api/handler-not-found')).body.groups[0].archived).toBe(2);
   });
 
   it('lists a missing or undecodable msg as skipped, never failing the scan', async () => {
@@ -108,7 +107,7 @@ describe('GET /api/handler-not-found', () => {
     await redis.zadd(k.archivedKey('q'), 1, 'ghost');
     await redis.hset(k.taskKey('q', 'bad'), 'msg', Buffer.from([0xff, 0xff, 0xff]), 'state', 'retry');
     await redis.zadd(k.retryKey('q'), 1, 'bad');
-    const r = await get(nf.GET, '/api/handler-not-found');
+    const r = await get(routes.notFound.GET, '/api/handler-not-found');
     expect(r.body).toMatchObject({ complete: true, skipped: 2, total: 3, scanned: 3 });
     expect(r.body.groups[0].archived).toBe(1);
   });
@@ -122,7 +121,7 @@ describe('GET /api/handler-not-found', () => {
       await enqueueTask(redis, { type: 'ok:fine', payload: null }, { queue: 'work' }, new Date());
       const end = Date.now() + 10_000;
       while ((await redis.zcard(k.archivedKey('work'))) < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-      const r = await get(nf.GET, '/api/handler-not-found');
+      const r = await get(routes.notFound.GET, '/api/handler-not-found');
       expect(r.body.groups).toHaveLength(1);
       expect(r.body.groups[0]).toMatchObject({ queue: 'work', taskType: 'report:new', archived: 3, retry: 0, retriesSpent: 0, servers: [server.id.serverId] });
       expect([...r.body.groups[0].sampleTaskIds].sort()).toEqual(ids.sort());
@@ -140,7 +139,7 @@ describe('GET /api/failures', () => {
     await seedFailed(redis, { queue: 'billing', type: 'order:sync', state: 'archived', error: 'order 98 failed: dial tcp 10.0.0.2:5432: connection refused', lastFailedAt: t - 20 });
     await seedFailed(redis, { queue: 'emails', type: 'user:load', state: 'archived', error: 'record "abc" not found (id=550e8400-e29b-41d4-a716-446655440000)' });
     await seedFailed(redis, { queue: 'emails', type: 'user:load', state: 'archived', error: 'record "xyz" not found (id=6ba7b810-9dad-11d1-80b4-00c04fd430c8)' });
-    const r = await get(failures.GET, '/api/failures');
+    const r = await get(routes.failures.GET, '/api/failures');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ complete: true, totalGroups: 6, ungrouped: 0 });
     const kinds = r.body.groups.map((g: { kind: string }) => g.kind);
@@ -173,15 +172,15 @@ describe('GET /api/failures', () => {
   it('cuts the list at limit and filters by queue', async () => {
     for (let i = 0; i < 5; i++) await seedFailed(redis, { queue: 'q', type: 't', state: 'archived', error: `error kind ${'abcde'[i]}` });
     await seedFailed(redis, { queue: 'other', type: 't', state: 'archived', error: 'elsewhere' });
-    const r = await get(failures.GET, '/api/failures?queue=q&limit=2');
+    const r = await get(routes.failures.GET, '/api/failures?queue=q&limit=2');
     expect(r.body).toMatchObject({ totalGroups: 5, queues: ['q'] });
     expect(r.body.groups).toHaveLength(2);
-    expect((await get(failures.GET, '/api/failures?limit=0')).status).toBe(400);
+    expect((await get(routes.failures.GET, '/api/failures?limit=0')).status).toBe(400);
   });
 });
 
 describe('GET /api/routing/patterns without ASYNQLENS_ROUTING_FILE', () => {
   it('answers no patterns and no problem', async () => {
-    expect((await get(patterns.GET, '/api/routing/patterns')).body).toEqual({ patterns: [], source: null, problem: null });
+    expect((await get(routes.patterns.GET, '/api/routing/patterns')).body).toEqual({ patterns: [], source: null, problem: null });
   });
 });

@@ -4,15 +4,15 @@
  * task that leaves its state between finding and moving.
  */
 import { describe, expect, it } from 'vitest';
-import * as rerun from '@/app/api/handler-not-found/rerun/route';
-import * as nf from '@/app/api/handler-not-found/route';
 import { rerunNotFound, type RerunProgress } from '@/lib/asynq';
 import * as k from '@/lib/asynq/keys';
+import { consoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
 import { callRoute } from '../../support/call-route';
 import { get, notFoundError, useTriageRedis, postJson, postNdjson, seedFailed } from './helpers';
 
 const DB = 71;
+const routes = await consoleRoutes();
 const redis = await useTriageRedis(DB);
 
 async function seedMixed() {
@@ -32,7 +32,7 @@ describe('POST /api/handler-not-found/rerun', () => {
   it('re-runs every not-found task of the type in the queue, and nothing else', async () => {
     const s = await seedMixed();
     const otherBefore = Object.fromEntries(Object.entries(await snapshot(redis)).filter(([key]) => key.includes('{other}')));
-    const r = await postJson(rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'report:new' });
+    const r = await postJson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'report:new' });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       succeeded: 5,
@@ -50,7 +50,7 @@ describe('POST /api/handler-not-found/rerun', () => {
 
   it('takes only the states asked for', async () => {
     const s = await seedMixed();
-    const r = await postJson(rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'report:new', states: ['retry'] });
+    const r = await postJson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'report:new', states: ['retry'] });
     expect(r.body).toMatchObject({ succeeded: 2, byState: { retry: { found: 2 } } });
     expect(r.body.byState.archived).toBeUndefined();
     expect(await pendingIds('q')).toEqual([...s.retry].sort());
@@ -58,7 +58,7 @@ describe('POST /api/handler-not-found/rerun', () => {
 
   it('streams NDJSON progress, then the result', async () => {
     for (let i = 0; i < 1200; i++) await seedFailed(redis, { queue: 'q', type: 'big', state: 'archived', error: notFoundError('big') });
-    const { contentType, lines } = await postNdjson(rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'big', states: ['archived'] });
+    const { contentType, lines } = await postNdjson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'big', states: ['archived'] });
     expect(contentType).toBe('application/x-ndjson');
     const progress = lines.slice(0, -1).map((l) => l.progress as RerunProgress);
     expect(progress.every((p) => p.state === 'archived')).toBe(true);
@@ -72,9 +72,9 @@ describe('POST /api/handler-not-found/rerun', () => {
 
   it('forgets the triage scans, so the next read shows the group gone', async () => {
     await seedMixed();
-    expect((await get(nf.GET, '/api/handler-not-found?queue=q')).body.groups.map((g: { taskType: string }) => g.taskType)).toEqual(['report:new', 'report:old']);
-    await postJson(rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'report:new' });
-    const after = await get(nf.GET, '/api/handler-not-found?queue=q');
+    expect((await get(routes.notFound.GET, '/api/handler-not-found?queue=q')).body.groups.map((g: { taskType: string }) => g.taskType)).toEqual(['report:new', 'report:old']);
+    await postJson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'report:new' });
+    const after = await get(routes.notFound.GET, '/api/handler-not-found?queue=q');
     expect(after.body.groups).toHaveLength(1);
     expect(after.body.groups[0]).toMatchObject({ taskType: 'report:old', pending: 0 });
   });
@@ -96,13 +96,13 @@ describe('POST /api/handler-not-found/rerun', () => {
   });
 
   it('answers 404 for an unknown queue and 400 for a bad body', async () => {
-    const missing = await postJson(rerun.POST, '/api/handler-not-found/rerun', { queue: 'nope', taskType: 't' });
+    const missing = await postJson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'nope', taskType: 't' });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('queue_not_found');
-    const streamed = await postJson(rerun.POST, '/api/handler-not-found/rerun', { queue: 'nope', taskType: 't' }, { accept: 'application/x-ndjson' });
+    const streamed = await postJson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'nope', taskType: 't' }, { accept: 'application/x-ndjson' });
     expect(streamed.status).toBe(404);
     for (const body of [{ queue: 'q' }, { queue: 'q', taskType: 't', states: [] }, { queue: 'q', taskType: 't', states: ['pending'] }, { queue: 'q', taskType: 't', extra: 1 }, { queue: ' ', taskType: 't' }]) {
-      const r = await postJson(rerun.POST, '/api/handler-not-found/rerun', body);
+      const r = await postJson(routes.rerun.POST, '/api/handler-not-found/rerun', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.body.error.code).toBe('invalid_argument');
     }
@@ -111,10 +111,10 @@ describe('POST /api/handler-not-found/rerun', () => {
   it('refuses other sites and non-JSON bodies, changing nothing', async () => {
     await seedMixed();
     const before = await snapshot(redis);
-    const cross = await postJson(rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'report:new' }, { origin: 'http://evil.example' });
+    const cross = await postJson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'report:new' }, { origin: 'http://evil.example' });
     expect(cross.status).toBe(403);
     expect(cross.body.error.code).toBe('forbidden');
-    const form = await callRoute(rerun.POST, '/api/handler-not-found/rerun', {}, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"queue":"q","taskType":"report:new"}' });
+    const form = await callRoute(routes.rerun.POST, '/api/handler-not-found/rerun', {}, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"queue":"q","taskType":"report:new"}' });
     expect(form.status).toBe(415);
     expect(await snapshot(redis)).toEqual(before);
   });

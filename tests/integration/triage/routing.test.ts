@@ -7,14 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as explain from '@/app/api/routing/explain/route';
-import * as patterns from '@/app/api/routing/patterns/route';
-import * as rerun from '@/app/api/handler-not-found/rerun/route';
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { snapshot } from '../../support/redis-snapshot';
 import { get, notFoundError, openTriageRedis, postJson, seedFailed } from './helpers';
 
 const DB = 72;
+const routes = await consoleRoutes();
 const dir = mkdtempSync(join(tmpdir(), 'asynqlens-routing-'));
 const file = join(dir, 'patterns.json');
 let redis: Redis;
@@ -31,7 +30,7 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const explainOf = (p: string[], t: string[]) => postJson(explain.POST, '/api/routing/explain', { patterns: p, taskTypes: t });
+const explainOf = (p: string[], t: string[]) => postJson(routes.explain.POST, '/api/routing/explain', { patterns: p, taskTypes: t });
 
 describe('POST /api/routing/explain', () => {
   it('answers exact, prefix (longest first) and none, as the ServeMux routes', async () => {
@@ -75,17 +74,17 @@ describe('POST /api/routing/explain', () => {
   it('is a read: allowed in read-only mode, yet refused from other sites and without a JSON body', async () => {
     const before = await snapshot(redis);
     expect((await explainOf(['a'], ['a'])).status).toBe(200);
-    const cross = await postJson(explain.POST, '/api/routing/explain', { patterns: [], taskTypes: [] }, { origin: 'http://evil.example' });
+    const cross = await postJson(routes.explain.POST, '/api/routing/explain', { patterns: [], taskTypes: [] }, { origin: 'http://evil.example' });
     expect(cross.status).toBe(403);
     expect(cross.body.error.code).toBe('forbidden');
-    const crossFetch = await postJson(explain.POST, '/api/routing/explain', { patterns: [], taskTypes: [] }, { 'sec-fetch-site': 'cross-site' });
+    const crossFetch = await postJson(routes.explain.POST, '/api/routing/explain', { patterns: [], taskTypes: [] }, { 'sec-fetch-site': 'cross-site' });
     expect(crossFetch.status).toBe(403);
-    const form = await callRoute(explain.POST, '/api/routing/explain', {}, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"patterns":[],"taskTypes":[]}' });
+    const form = await callRoute(routes.explain.POST, '/api/routing/explain', {}, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"patterns":[],"taskTypes":[]}' });
     expect(form.status).toBe(415);
-    const notJson = await callRoute(explain.POST, '/api/routing/explain', {}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const notJson = await callRoute(routes.explain.POST, '/api/routing/explain', {}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(notJson.status).toBe(400);
     for (const body of [{ patterns: ['a'] }, { patterns: [1], taskTypes: [] }, { patterns: [], taskTypes: [], x: 1 }]) {
-      const r = await postJson(explain.POST, '/api/routing/explain', body);
+      const r = await postJson(routes.explain.POST, '/api/routing/explain', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }
     expect(await snapshot(redis)).toEqual(before);
@@ -94,7 +93,7 @@ describe('POST /api/routing/explain', () => {
   it('leaves the re-run, a mutation, refused in read-only mode', async () => {
     await seedFailed(redis, { queue: 'q', type: 't', state: 'archived', error: notFoundError('t') });
     const before = await snapshot(redis);
-    const r = await postJson(rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 't' });
+    const r = await postJson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 't' });
     expect(r.status).toBe(403);
     expect(r.body.error.code).toBe('read_only');
     expect(await snapshot(redis)).toEqual(before);
@@ -102,7 +101,7 @@ describe('POST /api/routing/explain', () => {
 });
 
 describe('GET /api/routing/patterns', () => {
-  const read = () => get(patterns.GET, '/api/routing/patterns');
+  const read = () => get(routes.patterns.GET, '/api/routing/patterns');
 
   it('reads an array or { patterns } from ASYNQLENS_ROUTING_FILE on every request', async () => {
     writeFileSync(file, JSON.stringify(['email:', 'report:new']));

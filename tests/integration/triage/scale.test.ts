@@ -10,15 +10,16 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as nf from '@/app/api/handler-not-found/route';
 import { encodeTaskMessage } from '@/lib/asynq/codec';
 import * as k from '@/lib/asynq/keys';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { getRedis } from '@/lib/server/redis/client';
 import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
+import { consoleRoutes } from '../../support/console-routes';
 import { get, notFoundError, openTriageRedis, untilComplete } from './helpers';
 
 const DB = 74;
+const routes = await consoleRoutes();
 const Q = 'triage-scale';
 const PENDING = 100_000;
 const ARCHIVED = 9_999;
@@ -77,9 +78,9 @@ describe('triage over 110,000 tasks', () => {
     forgetTriageScans();
     await redis.slowlog('RESET');
     const started = performance.now();
-    const first = await get(nf.GET, '/api/handler-not-found?wait=0');
+    const first = await get(routes.notFound.GET, '/api/handler-not-found?wait=0');
     expect(first.body).toMatchObject({ complete: false, total: PENDING + ARCHIVED });
-    const done = await untilComplete(nf.GET, '/api/handler-not-found?wait=1000');
+    const done = await untilComplete(routes.notFound.GET, '/api/handler-not-found?wait=1000');
     const ms = performance.now() - started;
     expect(done.body).toMatchObject({ complete: true, scanned: PENDING + ARCHIVED, skipped: 0 });
     expect(done.body.groups).toHaveLength(1);

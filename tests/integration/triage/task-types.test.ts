@@ -2,12 +2,13 @@
  * GET /api/task-types: every task type present, per queue and state, with counts.
  */
 import { describe, expect, it } from 'vitest';
-import * as types from '@/app/api/task-types/route';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
+import { consoleRoutes } from '../../support/console-routes';
 import { get, nowSec, useTriageRedis } from './helpers';
 
 const DB = 73;
+const routes = await consoleRoutes();
 const redis = await useTriageRedis(DB);
 
 const zero = { pending: 0, active: 0, scheduled: 0, retry: 0, archived: 0, completed: 0, aggregating: 0 };
@@ -29,7 +30,7 @@ async function seedAll() {
 describe('GET /api/task-types', () => {
   it('counts every type per queue and state, aggregation groups included', async () => {
     await seedAll();
-    const r = await get(types.GET, '/api/task-types');
+    const r = await get(routes.taskTypes.GET, '/api/task-types');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ complete: true, scanned: 12, total: 12, skipped: 0, untracked: 0, queues: ['a', 'b'] });
     expect(r.body.states).toEqual(['pending', 'active', 'scheduled', 'retry', 'archived', 'completed', 'aggregating']);
@@ -44,11 +45,11 @@ describe('GET /api/task-types', () => {
 
   it('filters by queue and states', async () => {
     await seedAll();
-    const r = await get(types.GET, '/api/task-types?queue=a&states=pending,scheduled');
+    const r = await get(routes.taskTypes.GET, '/api/task-types?queue=a&states=pending,scheduled');
     expect(r.body).toMatchObject({ queues: ['a'], states: ['pending', 'scheduled'], total: 4 });
     expect(r.body.types.map((t: { taskType: string; total: number }) => [t.taskType, t.total])).toEqual([['email:send', 3], ['report:new', 1]]);
-    expect((await get(types.GET, '/api/task-types?states=pending,bogus')).status).toBe(400);
-    expect((await get(types.GET, '/api/task-types?states=')).status).toBe(400);
-    expect((await get(types.GET, '/api/task-types?queue=zz')).status).toBe(404);
+    expect((await get(routes.taskTypes.GET, '/api/task-types?states=pending,bogus')).status).toBe(400);
+    expect((await get(routes.taskTypes.GET, '/api/task-types?states=')).status).toBe(400);
+    expect((await get(routes.taskTypes.GET, '/api/task-types?queue=zz')).status).toBe(404);
   });
 });

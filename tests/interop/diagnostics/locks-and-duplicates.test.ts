@@ -9,9 +9,10 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
-import { callRoute, type Handler, type JsonBody } from '../../support/call-route';
+import { callRoute, type JsonBody } from '../../support/call-route';
+import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
-import { noGo, requireGo, runGo } from './go';
+import { goHarness, redisArgs } from '../go-harness';
 
 const DB = 55;
 const LOCK_TTL = 60;
@@ -28,42 +29,35 @@ interface DiagResult {
   single: string;
 }
 
-requireGo('diagnostics interop');
+const asynqGo = goHarness('diag');
+asynqGo.requireGo('diagnostics interop');
 
-describe.skipIf(noGo)('unique locks and duplicates made by Go asynq', () => {
+describe.skipIf(asynqGo.noGo)('unique locks and duplicates made by Go asynq', () => {
   let redis: Redis;
   let go: DiagResult;
-  let api: { locks: Handler; release: Handler; all: Handler; dups: Handler; resolve: Handler };
+  let r: ConsoleRoutes;
 
   beforeAll(async () => {
     process.env.REDIS_URL = testRedisUrl(DB);
     redis = await openTestRedis(DB);
-    go = JSON.parse(await runGo('diag-scenario', DB, ['--retry-lock-ttl', `${LOCK_TTL}s`])) as DiagResult;
-    const locks = await import('@/app/api/queues/[qname]/locks/route');
-    const dups = await import('@/app/api/queues/[qname]/duplicates/route');
-    api = {
-      locks: locks.GET,
-      release: locks.DELETE,
-      all: (await import('@/app/api/locks/route')).GET,
-      dups: dups.GET,
-      resolve: (await import('@/app/api/queues/[qname]/duplicates/resolve/route')).POST,
-    };
+    go = await asynqGo.json<DiagResult>('diag-scenario', [...redisArgs(DB), '--retry-lock-ttl', `${LOCK_TTL}s`], { timeoutMs: 90_000 });
+    r = await consoleRoutes();
   });
   afterAll(async () => {
     await redis?.quit();
   });
 
   const listLocks = async (q: string): Promise<JsonBody[]> => {
-    const res = await callRoute(api.locks, `/api/queues/${q}/locks`, { qname: q });
+    const res = await callRoute(r.locks.GET, `/api/queues/${q}/locks`, { qname: q });
     expect(res.status).toBe(200);
     expect(res.body.cursor).toBeNull();
     return res.body.locks;
   };
   const byHolder = (locks: JsonBody[], id: string) => locks.find((l) => l.holderId === id);
   const release = (q: string, key: string, holder?: string) =>
-    callRoute(api.release, `/api/queues/${q}/locks?${new URLSearchParams({ key, ...(holder ? { holder } : {}) })}`, { qname: q }, { method: 'DELETE' });
+    callRoute(r.locks.DELETE, `/api/queues/${q}/locks?${new URLSearchParams({ key, ...(holder ? { holder } : {}) })}`, { qname: q }, { method: 'DELETE' });
   const goEnqueue = async (queue: string, type: string, payload: string) =>
-    JSON.parse(await runGo('enqueue', DB, [], { queue, type, payloadBase64: Buffer.from(payload).toString('base64'), options: { uniqueSeconds: 3600 } }));
+    asynqGo.json<JsonBody>('enqueue', redisArgs(DB), { stdin: { queue, type, payloadBase64: Buffer.from(payload).toString('base64'), options: { uniqueSeconds: 3600 } } });
 
   it('shows Go locks with the right holder and TTL, and none for the task that succeeded', async () => {
     const locks = await listLocks('locks');
@@ -73,7 +67,7 @@ describe.skipIf(noGo)('unique locks and duplicates made by Go asynq', () => {
     expect(archived).toMatchObject({ taskType: 'fail:archived', holderState: 'archived', key: k.uniqueKey('locks', 'fail:archived', Buffer.from('{"n":2}')) });
     expect(archived.ttlSeconds).toBeGreaterThan(3500);
     expect(archived.ttlSeconds).toBeLessThanOrEqual(3600);
-    const all = (await callRoute(api.all, '/api/locks')).body.locks;
+    const all = (await callRoute(r.allLocks.GET, '/api/locks')).body.locks;
     expect(all.map((l: JsonBody) => [l.queue, l.holderId, l.holderState]).sort()).toEqual(
       [['locks', go.archived, 'archived'], ['locks', go.retrying, 'retry'], ['locks-idle', go.pending, 'pending']].sort(),
     );
@@ -99,7 +93,7 @@ describe.skipIf(noGo)('unique locks and duplicates made by Go asynq', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'failed_precondition', holderState: 'pending' });
     // asynq's DeleteAllPendingTasks deletes the task but not its lock.
-    expect(JSON.parse(await runGo('inspect-op', DB, [], { op: 'deleteAllPending', queue: 'locks-idle' }))).toEqual({ ok: true, count: 1 });
+    expect(await asynqGo.json('inspect-op', redisArgs(DB), { stdin: { op: 'deleteAllPending', queue: 'locks-idle' } })).toEqual({ ok: true, count: 1 });
     const [leaked] = await listLocks('locks-idle');
     expect(leaked).toMatchObject({ key: held.key, holderState: null, findings: [{ code: 'orphaned' }] });
     expect((await goEnqueue('locks-idle', 'hold:pending', '{"n":4}')).duplicate).toBe(true);
@@ -127,7 +121,7 @@ describe.skipIf(noGo)('unique locks and duplicates made by Go asynq', () => {
   it('groups Go duplicates, names the varying field, and "keep one" leaves Go one of each', async () => {
     const scan = async () => {
       for (let i = 0; i < 100; i++) {
-        const res = await callRoute(api.dups, '/api/queues/dups/duplicates?states=pending', { qname: 'dups' });
+        const res = await callRoute(r.duplicates.GET, '/api/queues/dups/duplicates?states=pending', { qname: 'dups' });
         expect(res.status).toBe(200);
         if (res.body.complete) return res.body;
         await new Promise((ok) => setTimeout(ok, 20));
@@ -142,11 +136,11 @@ describe.skipIf(noGo)('unique locks and duplicates made by Go asynq', () => {
     expect(find('sync:run')).toMatchObject({ kind: 'near', count: 2, taskIds: go.nearNonce, varyingFields: ['nonce'] });
 
     const surplus = report.groups.flatMap((g: JsonBody) => g.taskIds.slice(1));
-    const res = await callRoute(api.resolve, '/api/queues/dups/duplicates/resolve', { qname: 'dups' }, {
+    const res = await callRoute(r.resolve.POST, '/api/queues/dups/duplicates/resolve', { qname: 'dups' }, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskIds: surplus }),
     });
     expect(res.body).toEqual({ deleted: 5, failed: [] });
-    const dump = JSON.parse(await runGo('dump', DB)) as { tasks: Record<string, { pending: { id: string }[] }> };
+    const dump = await asynqGo.json<{ tasks: Record<string, { pending: { id: string }[] }> }>('dump', redisArgs(DB));
     expect(dump.tasks.dups!.pending.map((t) => t.id).sort()).toEqual([go.exact[0], go.nearTimestamp[0], go.nearNonce[0], go.single].sort());
     expect(await scan()).toMatchObject({ scanned: 4, exactGroups: 0, nearGroups: 0, groups: [] });
   });

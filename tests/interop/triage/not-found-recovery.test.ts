@@ -7,22 +7,22 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as nf from '@/app/api/handler-not-found/route';
-import * as failures from '@/app/api/failures/route';
-import * as rerun from '@/app/api/handler-not-found/rerun/route';
 import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
+import { consoleRoutes } from '../../support/console-routes';
+import { waitFor } from '../../integration/worker/helpers';
 import { get, openTriageRedis, postNdjson } from '../../integration/triage/helpers';
-import type { GoTask } from '../go-harness';
-import { goDump, goEnqueueMany, noGo, requireGo, startTriageServe, waitFor, type GoTarget, type TriageServe } from './go';
+import type { GoTask } from '../go-dump';
+import { asynqGo, goDump, goEnqueueMany, startTriageServe, type GoTarget, type TriageServe } from './go';
 
 const DB = 75;
+const routes = await consoleRoutes();
 const Q = 'triage';
 const TYPE = 'report:new';
-requireGo('handler-not-found triage interop');
+asynqGo.requireGo('handler-not-found triage interop');
 
 const iso = (s: number) => new Date(s * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-describe.skipIf(noGo)('handler-not-found incident with real asynq servers', () => {
+describe.skipIf(asynqGo.noGo)('handler-not-found incident with real asynq servers', () => {
   let redis: Redis;
   let target: GoTarget;
   const servers: TriageServe[] = [];
@@ -52,14 +52,14 @@ describe.skipIf(noGo)('handler-not-found incident with real asynq servers', () =
       const d = await goDump(target);
       const t = d.tasks[Q];
       return t && t.archived.length === 4 && t.retry.length === 3 && t.completed.length === 2 ? d : null;
-    });
+    }, 20_000);
     const goFailed: GoTask[] = [...dump.tasks[Q]!.archived, ...dump.tasks[Q]!.retry].filter((t) => t.type === TYPE);
     expect(goFailed).toHaveLength(7);
     const goServerIds = dump.servers.map((s) => s.id);
     expect(goServerIds).toHaveLength(1);
 
     forgetTriageScans();
-    const r = await get(nf.GET, `/api/handler-not-found`);
+    const r = await get(routes.notFound.GET, `/api/handler-not-found`);
     expect(r.status).toBe(200);
     expect(r.body.complete).toBe(true);
     expect(r.body.groups).toHaveLength(1);
@@ -85,20 +85,20 @@ describe.skipIf(noGo)('handler-not-found incident with real asynq servers', () =
     expect(new Set(goFailed.map((t) => t.lastError))).toEqual(new Set([`handler not found for task "${TYPE}"`]));
     expect([...g.sampleTaskIds].sort()).toEqual([...archivedIds, ...retryIds].sort());
 
-    const f = await get(failures.GET, '/api/failures');
+    const f = await get(routes.failures.GET, '/api/failures');
     expect(f.body.groups[0]).toMatchObject({ kind: 'handler_not_found', taskType: TYPE, count: 7, archived: 4, retry: 3, queues: [{ queue: Q, retry: 3, archived: 4 }] });
 
     // Clients keep enqueueing while no worker can handle the type.
     await first.stop();
     const pendingIds = await goEnqueueMany(target, Array.from({ length: 2 }, () => ({ type: TYPE, queue: Q, options: keep })));
     forgetTriageScans();
-    const waiting = await get(nf.GET, `/api/handler-not-found?queue=${Q}`);
+    const waiting = await get(routes.notFound.GET, `/api/handler-not-found?queue=${Q}`);
     expect(waiting.body.groups[0]).toMatchObject({ pending: 2, scheduled: 2, servers: [], listeners: [] });
 
     // The fix is deployed: a server with the handler; it takes the pending ones at once.
     const second = await startTriageServe(target, ['--queues', `${Q}:1`, '--handle', 'ok:', '--handle', 'report:', '--retry-delay-seconds', '3600']);
     servers.push(second);
-    const res = await postNdjson(rerun.POST, '/api/handler-not-found/rerun', { queue: Q, taskType: TYPE });
+    const res = await postNdjson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: Q, taskType: TYPE });
     expect(res.status).toBe(200);
     expect(res.lines.at(-1)).toEqual({
       result: { succeeded: 7, failed: [], byState: { archived: { found: 4, succeeded: 4, failed: 0 }, retry: { found: 3, succeeded: 3, failed: 0 } }, stopped: false },
@@ -108,7 +108,7 @@ describe.skipIf(noGo)('handler-not-found incident with real asynq servers', () =
       const d = await goDump(target);
       const t = d.tasks[Q]!;
       return t.completed.filter((x) => x.type === TYPE).length === 9 && t.pending.length === 0 && t.active.length === 0 ? d : null;
-    });
+    }, 20_000);
     const after = done.tasks[Q]!;
     expect(after.archived.filter((t) => t.type === TYPE)).toEqual([]);
     expect(after.retry).toEqual([]);
@@ -118,7 +118,7 @@ describe.skipIf(noGo)('handler-not-found incident with real asynq servers', () =
     expect(handled.map((h) => h.id).sort()).toEqual([...archivedIds, ...retryIds, ...pendingIds].sort());
     expect(new Set(handled.map((h) => h.pattern))).toEqual(new Set(['report:']));
 
-    const finalView = await get(nf.GET, '/api/handler-not-found');
+    const finalView = await get(routes.notFound.GET, '/api/handler-not-found');
     expect(finalView.body.groups).toEqual([]);
   });
 });

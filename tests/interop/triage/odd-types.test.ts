@@ -5,18 +5,20 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as nf from '@/app/api/handler-not-found/route';
 import { handlerNotFoundMessage } from '@/lib/asynq';
 import { forgetTriageScans } from '@/lib/server/jobs/triage-scans';
+import { consoleRoutes } from '../../support/console-routes';
+import { waitFor } from '../../integration/worker/helpers';
 import { get, openTriageRedis } from '../../integration/triage/helpers';
-import { goDump, goEnqueueMany, noGo, requireGo, startTriageServe, waitFor, type GoTarget, type TriageServe } from './go';
+import { asynqGo, goDump, goEnqueueMany, startTriageServe, type GoTarget, type TriageServe } from './go';
 
 const DB = 77;
+const routes = await consoleRoutes();
 const Q = 'odd';
 const TYPES = ['plain:type', 'quote"in', 'back\\slash', 'tab\there', 'nbsp\u00a0x', 'zw\u200bj', 'del\u007f', 'bell\u0007', 'é:日本', 'bom\ufeff', 'emoji😀', 'nel\u0085', 'ls\u2028'];
-requireGo('not-found detection of odd type names');
+asynqGo.requireGo('not-found detection of odd type names');
 
-describe.skipIf(noGo)('not-found failures of odd type names written by Go', () => {
+describe.skipIf(asynqGo.noGo)('not-found failures of odd type names written by Go', () => {
   let redis: Redis;
   let target: GoTarget;
   let server: TriageServe | undefined;
@@ -38,10 +40,10 @@ describe.skipIf(noGo)('not-found failures of odd type names written by Go', () =
     const dump = await waitFor('Go to archive every task', async () => {
       const d = await goDump(target);
       return d.tasks[Q]?.archived.length === TYPES.length ? d : null;
-    });
+    }, 20_000);
     // Our rendering of Go's %q is exact, byte for byte.
     for (const t of dump.tasks[Q]!.archived) expect(t.lastError, JSON.stringify(t.type)).toBe(handlerNotFoundMessage(t.type));
-    const r = await get(nf.GET, '/api/handler-not-found');
+    const r = await get(routes.notFound.GET, '/api/handler-not-found');
     expect(r.body.groups.map((g: { taskType: string }) => g.taskType).sort()).toEqual([...TYPES].sort());
     for (const g of r.body.groups) expect(g).toMatchObject({ archived: 1, message: handlerNotFoundMessage(g.taskType) });
   });

@@ -4,12 +4,13 @@
  * must name the same pattern for every type — or refuse the set with the same panic text.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import * as explain from '@/app/api/routing/explain/route';
+import { consoleRoutes } from '../../support/console-routes';
 import { openTriageRedis, postJson } from '../../integration/triage/helpers';
-import { noGo, requireGo, runGo, type GoTarget } from './go';
+import { asynqGo, targetArgs, type GoTarget } from './go';
 
 const DB = 76;
-requireGo('routing explainer vs Go ServeMux');
+const routes = await consoleRoutes();
+asynqGo.requireGo('routing explainer vs Go ServeMux');
 
 interface Case {
   name: string;
@@ -68,7 +69,7 @@ interface GoAnswer {
   routes: string[];
 }
 
-describe.skipIf(noGo)('routing explainer vs Go ServeMux.Handler', () => {
+describe.skipIf(asynqGo.noGo)('routing explainer vs Go ServeMux.Handler', () => {
   let target: GoTarget;
   let goAnswers: GoAnswer[];
 
@@ -77,20 +78,20 @@ describe.skipIf(noGo)('routing explainer vs Go ServeMux.Handler', () => {
     await r.redis.quit();
     target = { port: r.port, db: DB };
     const request = (cases: Case[]) => cases.map(({ patterns, taskTypes }) => ({ patterns, taskTypes }));
-    goAnswers = JSON.parse(await runGo('routing-match', target, [], request(TABLE))) as GoAnswer[];
+    goAnswers = await asynqGo.json<GoAnswer[]>('routing-match', targetArgs(target), { stdin: request(TABLE) });
   });
 
   async function compare(c: Case, go: GoAnswer): Promise<void> {
-    const ours = await postJson(explain.POST, '/api/routing/explain', { patterns: c.patterns, taskTypes: c.taskTypes });
+    const ours = await postJson(routes.explain.POST, '/api/routing/explain', { patterns: c.patterns, taskTypes: c.taskTypes });
     if (go.error !== null) {
       expect(ours.status, `${c.name}: Go refused the set with ${go.error}`).toBe(400);
       expect(ours.body.error.message).toBe(go.error);
       return;
     }
     expect(ours.status, `${c.name}: ${JSON.stringify(ours.body)}`).toBe(200);
-    const routes = ours.body.routes as { taskType: string; pattern: string | null; match: string }[];
-    expect(routes.map((r) => r.pattern ?? ''), c.name).toEqual(go.routes);
-    routes.forEach((r, i) => {
+    const answered = ours.body.routes as { taskType: string; pattern: string | null; match: string }[];
+    expect(answered.map((r) => r.pattern ?? ''), c.name).toEqual(go.routes);
+    answered.forEach((r, i) => {
       const want = go.routes[i] === '' ? 'none' : go.routes[i] === c.taskTypes[i] ? 'exact' : 'prefix';
       expect(r.match, `${c.name}: ${JSON.stringify(r.taskType)}`).toBe(want);
     });

@@ -11,8 +11,6 @@
  * to now and about now + 3 s, so the forwarder has due work, and one task whose due second can
  * be checked against the moment it ran.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueTask } from '@/lib/asynq/client/enqueue';
@@ -22,12 +20,12 @@ import type { RedisClient } from '@/lib/asynq/redis-client';
 import { Server } from '@/lib/asynq/worker';
 import { queuesPerMaster } from '../../integration/cluster/cluster-app';
 import { startRedisCluster, type RunningCluster } from '../../support/redis-cluster';
-import { goAvailability, privateInteropBinary, requireGoFor, type GoDump } from '../go-harness';
+import type { GoDump } from '../go-dump';
+import { goHarness } from '../go-harness';
 import { clusterConfig, clusterMux, queueKeys, type Invocation, type QueueKeys, type ServerLogs } from './cluster-worker';
 
-const execFileAsync = promisify(execFile);
-const avail = goAvailability();
-requireGoFor(avail, 'our task server on a Redis Cluster', 'worker');
+const asynqGo = goHarness('worker-cluster');
+asynqGo.requireGo('our task server on a Redis Cluster');
 
 /** Seeded by Go per queue (cluster.go runClusterSeed): label → task ID. */
 type Seeded = Record<string, Record<'pending' | 'scheduled' | 'unique' | 'grouped' | 'failing', string>>;
@@ -39,12 +37,11 @@ const payloadOf = (q: string) => JSON.stringify({ queue: q });
 const lockOf = (q: string) => k.uniqueKey(q, 'ok:unique', Buffer.from(payloadOf(q)));
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
-describe.skipIf(avail.kind === 'missing')('our task server on a Redis Cluster, judged by asynq v0.26.0', () => {
+describe.skipIf(asynqGo.noGo)('our task server on a Redis Cluster, judged by asynq v0.26.0', () => {
   let cluster: RunningCluster;
   let redis: Cluster;
   let serverClient: RedisClient;
   let server: Server;
-  let bin: string;
   let queues: string[];
   let seeded: Seeded;
   const extra: Extra = {};
@@ -62,8 +59,7 @@ describe.skipIf(avail.kind === 'missing')('our task server on a Redis Cluster, j
   let midRegistry: unknown[] = [];
   let afterRegistry: unknown[] = [];
 
-  const go = async (cmd: string) =>
-    (await execFileAsync(bin, [cmd, '--nodes', cluster.nodesEnv, '--queues', queues.join(',')], { timeout: 30_000, maxBuffer: 64 << 20 })).stdout;
+  const go = (cmd: string) => asynqGo.run(cmd, ['--nodes', cluster.nodesEnv, '--queues', queues.join(',')], { timeoutMs: 30_000 });
   const goDump = async () => JSON.parse(await go('cluster-dump')) as GoDump;
 
   /** Everything but the `slow:` task finished on every queue, and each group was aggregated. */
@@ -85,7 +81,7 @@ describe.skipIf(avail.kind === 'missing')('our task server on a Redis Cluster, j
 
   beforeAll(async () => {
     const setupStart = Date.now();
-    [cluster, bin] = await Promise.all([startRedisCluster({ label: 'worker-cluster' }), privateInteropBinary(avail, 'worker-cluster')]);
+    [cluster] = await Promise.all([startRedisCluster({ label: 'worker-cluster' }), asynqGo.bin()]);
     redis = cluster.client();
     queues = [...(await queuesPerMaster(redis, 'wq', 1)).values()].flat().sort();
     seeded = JSON.parse(await go('cluster-seed')) as Seeded;

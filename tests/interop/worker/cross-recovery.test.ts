@@ -9,13 +9,14 @@ import { resolveConfig } from '@/lib/asynq/worker/config';
 import { recover } from '@/lib/asynq/worker/recoverer';
 import { openTestRedis } from '../../support/test-redis';
 import { readTask, stateOf, waitFor } from '../../integration/worker/helpers';
-import { noGo, requireGo, runGo, startGoServe } from './go';
+import { goHarness, redisArgs } from '../go-harness';
 import { interopConfig, interopMux } from './handlers';
 
 const DB = 44;
-requireGo('cross-implementation lease recovery');
+const asynqGo = goHarness('worker');
+asynqGo.requireGo('cross-implementation lease recovery');
 
-describe.skipIf(noGo)('a killed Go server’s task', () => {
+describe.skipIf(asynqGo.noGo)('a killed Go server’s task', () => {
   let redis: Redis;
   beforeAll(async () => {
     redis = await openTestRedis(DB);
@@ -25,9 +26,9 @@ describe.skipIf(noGo)('a killed Go server’s task', () => {
   });
 
   it('is recovered by our recoverer and then processed by our server', async () => {
-    const [res] = JSON.parse(await runGo('enqueue-many', DB, [], [{ type: 'slow:forever', payloadBase64: null, options: { taskId: 'victim', maxRetry: 3 } }])) as { ok: boolean }[];
+    const [res] = await asynqGo.json<{ ok: boolean }[]>('enqueue-many', redisArgs(DB), { stdin: [{ type: 'slow:forever', payloadBase64: null, options: { taskId: 'victim', maxRetry: 3 } }] });
     expect(res?.ok).toBe(true);
-    const go = await startGoServe(DB, ['--queues', 'default:1']);
+    const go = await asynqGo.start('serve', [...redisArgs(DB), '--queues', 'default:1']);
     try {
       await waitFor('active on the Go server', async () => (await stateOf(redis, 'default', 'victim')) === 'active', 15_000);
     } finally {

@@ -9,13 +9,14 @@ import { Server, ServeMux } from '@/lib/asynq/worker';
 import { Scheduler } from '@/lib/asynq/worker/scheduler/scheduler';
 import { openTestRedis } from '../../support/test-redis';
 import { stateOf, waitFor } from '../../integration/worker/helpers';
-import type { GoDump } from '../go-harness';
-import { noGo, requireGo, runGo } from './go';
+import type { GoDump } from '../go-dump';
+import { goHarness, redisArgs } from '../go-harness';
 
 const DB = 43;
-requireGo('Go Inspector lists our server');
+const asynqGo = goHarness('worker');
+asynqGo.requireGo('Go Inspector lists our server');
 
-describe.skipIf(noGo)('Go Inspector sees our server', () => {
+describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
   let redis: Redis;
   let server: Server;
   let scheduler: Scheduler;
@@ -51,7 +52,7 @@ describe.skipIf(noGo)('Go Inspector sees our server', () => {
 
   it('lists the server with its configuration and both active workers', async () => {
     const dump = await waitFor('workers in Go dump', async () => {
-      const d = JSON.parse(await runGo('dump', DB)) as GoDump;
+      const d = await asynqGo.json<GoDump>('dump', redisArgs(DB));
       const s = d.servers.find((x) => x.id === server.id.serverId);
       return s && s.workers.length === 2 ? s : null;
     }, 15_000);
@@ -76,13 +77,13 @@ describe.skipIf(noGo)('Go Inspector sees our server', () => {
   });
 
   it('shows the tasks as active (not orphaned) in Go’s task listing', async () => {
-    const d = JSON.parse(await runGo('dump', DB)) as GoDump;
+    const d = await asynqGo.json<GoDump>('dump', redisArgs(DB));
     expect(d.tasks.critical?.active.map((t) => [t.id, t.isOrphaned])).toEqual([[taskIds[0], false]]);
   });
 
   it('lists our scheduler entry, with its options parsed by Go, and its enqueue events', async () => {
     const d = await waitFor('scheduler events in Go dump', async () => {
-      const dump = JSON.parse(await runGo('dump', DB)) as GoDump;
+      const dump = await asynqGo.json<GoDump>('dump', redisArgs(DB));
       return (dump.schedulerEvents[entryId]?.length ?? 0) >= 2 ? dump : null;
     }, 15_000);
     const entry = d.schedulerEntries.find((e) => e.id === entryId);
@@ -99,7 +100,7 @@ describe.skipIf(noGo)('Go Inspector sees our server', () => {
 
   it('drops the server after shutdown', async () => {
     await server.shutdown();
-    const d = JSON.parse(await runGo('dump', DB)) as GoDump;
+    const d = await asynqGo.json<GoDump>('dump', redisArgs(DB));
     expect(d.servers.find((x) => x.id === server.id.serverId)).toBeUndefined();
     // Requeued by the shutdown (the handlers only return on abort).
     expect(await stateOf(redis, 'critical', taskIds[0]!)).toBe('pending');

@@ -8,14 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueKey } from '@/lib/asynq/keys';
 import { Server } from '@/lib/asynq/worker';
 import { openTestRedis } from '../../support/test-redis';
-import { noGo, requireGo, runGo, startGoServe } from './go';
+import { goHarness, redisArgs } from '../go-harness';
 import { interopConfig, interopMux } from './handlers';
 import { queueShape, taskOutcome, type TaskOutcome } from './snapshot';
 
 const GO_DB = 40;
 const TS_DB = 41;
 const RUN_SECONDS = 7;
-requireGo('worker outcome interop');
+const asynqGo = goHarness('worker');
+asynqGo.requireGo('worker outcome interop');
 
 interface Case {
   id: string;
@@ -56,7 +57,7 @@ const CASES: Case[] = [
 
 const lockOf = (c: Case) => (c.options?.uniqueSeconds ? uniqueKey(c.queue ?? 'default', c.type, c.payload === undefined ? null : Buffer.from(c.payload)) : null);
 
-describe.skipIf(noGo)('our server and Go’s leave the same state for the same tasks', () => {
+describe.skipIf(asynqGo.noGo)('our server and Go’s leave the same state for the same tasks', () => {
   let goRedis: Redis;
   let tsRedis: Redis;
 
@@ -70,12 +71,12 @@ describe.skipIf(noGo)('our server and Go’s leave the same state for the same t
       headers: c.headers ?? null,
     }));
     for (const [db, redis] of [[GO_DB, goRedis], [TS_DB, tsRedis]] as const) {
-      const res = JSON.parse(await runGo('enqueue-many', db, [], requests)) as { ok: boolean; error?: string }[];
+      const res = await asynqGo.json<{ ok: boolean; error?: string }[]>('enqueue-many', redisArgs(db), { stdin: requests });
       expect(res.filter((r) => !r.ok)).toEqual([]);
       for (const c of CASES.filter((x) => x.stealLock)) await redis.set(lockOf(c)!, 'thief', 'EX', 300);
     }
     // Both servers run at once, each on its own database, for the same time.
-    const goServe = await startGoServe(GO_DB, ['--queues', 'default:1,other:1', '--concurrency', '4', '--retry-delay-seconds', '3600', '--delayed-check-ms', '1000']);
+    const goServe = await asynqGo.start('serve', [...redisArgs(GO_DB), '--queues', 'default:1,other:1', '--concurrency', '4', '--retry-delay-seconds', '3600', '--delayed-check-ms', '1000']);
     const ours = new Server(tsRedis, { ...interopConfig(), queues: { default: 1, other: 1 } });
     await ours.start(interopMux(tsRedis));
     await new Promise((r) => setTimeout(r, RUN_SECONDS * 1000));

@@ -10,16 +10,17 @@ import * as k from '@/lib/asynq/keys';
 import { Server } from '@/lib/asynq/worker';
 import { openTestRedis } from '../../support/test-redis';
 import { waitFor } from '../../integration/worker/helpers';
-import { noGo, requireGo, runGo, startGoServe } from './go';
+import { goHarness, redisArgs } from '../go-harness';
 import { interopConfig, interopMux } from './handlers';
 
 const DB = 42;
 const TOTAL = 10_000;
 const QUEUE = 'shared';
 const RECORD = 'interop:seen';
-requireGo('shared-queue worker interop');
+const asynqGo = goHarness('worker');
+asynqGo.requireGo('shared-queue worker interop');
 
-describe.skipIf(noGo)('Go and TypeScript servers on one queue', () => {
+describe.skipIf(asynqGo.noGo)('Go and TypeScript servers on one queue', () => {
   let redis: Redis;
   const ids: string[] = [];
   let seen: string[] = [];
@@ -28,7 +29,7 @@ describe.skipIf(noGo)('Go and TypeScript servers on one queue', () => {
     redis = await openTestRedis(DB);
     const half = TOTAL / 2;
     const goRequests = Array.from({ length: half }, (_, i) => ({ queue: QUEUE, type: 'count:go', payloadBase64: Buffer.from(String(i)).toString('base64'), options: { taskId: `go-${i}` } }));
-    const res = JSON.parse(await runGo('enqueue-many', DB, [], goRequests)) as { ok: boolean }[];
+    const res = await asynqGo.json<{ ok: boolean }[]>('enqueue-many', redisArgs(DB), { stdin: goRequests });
     expect(res.filter((r) => r.ok)).toHaveLength(half);
     for (let start = 0; start < half; start += 1000) {
       const items = Array.from({ length: 1000 }, (_, j) => ({ task: { type: 'count:ts', payload: Buffer.from(String(start + j)) }, options: { queue: QUEUE, taskId: `ts-${start + j}` } }));
@@ -38,7 +39,7 @@ describe.skipIf(noGo)('Go and TypeScript servers on one queue', () => {
     ids.push(...goRequests.map((r) => r.options.taskId), ...Array.from({ length: half }, (_, i) => `ts-${i}`));
     expect(await redis.llen(k.pendingKey(QUEUE))).toBe(TOTAL);
 
-    const goServe = await startGoServe(DB, ['--queues', `${QUEUE}:1`, '--concurrency', '10', '--record-list', RECORD]);
+    const goServe = await asynqGo.start('serve', [...redisArgs(DB), '--queues', `${QUEUE}:1`, '--concurrency', '10', '--record-list', RECORD]);
     const ours = new Server(redis, { ...interopConfig(), concurrency: 10, queues: { [QUEUE]: 1 } });
     await ours.start(interopMux(redis, RECORD));
     try {

@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as k from '@/lib/asynq/keys';
 import { openTestRedis } from '../../support/test-redis';
-import { dumpRedis, goBin, goEnqueue, goProcess, noGo, requireGo, type GoEnqueueRequest } from './go';
+import { asynqGo, dumpRedis, goEnqueue, goProcess, type GoEnqueueRequest } from './go';
 import { diffDumps, stringValue, withoutKeys } from './redis-diff';
 import { openApi, type Api } from './routes';
 
@@ -20,17 +20,17 @@ const DB = 23;
 /** Go's own database for the byte-for-byte comparison of the same enqueue. */
 const DB_GO = 28;
 
-requireGo('enqueue-interop.test.ts');
+asynqGo.requireGo('enqueue-interop.test.ts');
 
 const b64 = (s: string | Buffer) => (typeof s === 'string' ? Buffer.from(s) : s).toString('base64');
 
-describe.skipIf(noGo)('enqueue interop with asynq v0.26.0 (Unique, TaskID, every option)', () => {
+describe.skipIf(asynqGo.noGo)('enqueue interop with asynq v0.26.0 (Unique, TaskID, every option)', () => {
   let api: Api;
   let redis: Redis;
   let goRedis: Redis;
 
   beforeAll(async () => {
-    await goBin();
+    await asynqGo.bin();
     redis = await openTestRedis(DB);
     goRedis = await openTestRedis(DB_GO);
     api = await openApi(DB);

@@ -1,64 +1,13 @@
 /**
  * The Go side of the write-path interop suite: the real asynq v0.26.0 program of tests/go,
- * driven one subcommand at a time (enqueue, inspect-op, dump-redis, enqueue-race, process).
- *
- * The program is built once per test process into a private temporary directory (or taken
- * from ASYNQLENS_GO_BIN), so test files running in parallel never overwrite each other's
- * binary. Without Go the suites are skipped loudly, and fail under CI=true, exactly like
- * tests/interop/live.test.ts (the availability logic is go-harness's).
+ * driven one subcommand at a time (enqueue, inspect-op, dump-redis, enqueue-race, process)
+ * through the one harness (../go-harness), typed for the suites here and for
+ * tests/integration/search, which builds its data with them.
  */
-import { spawn } from 'node:child_process';
-import { inject } from 'vitest';
-import { goAvailability, privateInteropBinary, requireGoFor } from '../go-harness';
+import type { GoTask } from '../go-dump';
+import { goHarness, redisArgs } from '../go-harness';
 
-export const goAvail = goAvailability();
-/** True when the suite must be skipped (Go missing and not under CI). */
-export const noGo = goAvail.kind === 'missing';
-
-/**
- * Call once at the top of a test file, then wrap the suite in `describe.skipIf(noGo)`.
- * Without Go: a banner (skip), or under CI=true a failing test.
- */
-export function requireGo(suite: string): void {
-  requireGoFor(goAvail, suite, 'write');
-}
-
-let binPromise: Promise<string> | undefined;
-
-/** Path of a runnable interop program (built once per process). */
-export function goBin(): Promise<string> {
-  binPromise ??= privateInteropBinary(goAvail, 'write');
-  return binPromise;
-}
-
-export const redisPort = (): number => inject('redisPort');
-const connArgs = (db: number) => ['--redis', `127.0.0.1:${redisPort()}`, '--db', String(db)];
-
-/** Runs one subcommand; resolves with its stdout. A non-zero exit is an error with stderr. */
-export async function runGo(sub: string, db: number, args: string[] = [], stdin?: unknown, timeoutMs = 60_000): Promise<string> {
-  const bin = await goBin();
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, [sub, ...connArgs(db), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (out += s));
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (err += s));
-    child.stdin.on('error', () => {});
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    // 'close', not 'exit': only then has all of stdout been read.
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve(out);
-      else reject(new Error(`interop-bin ${sub} exited with ${code ?? signal}\n--- stderr ---\n${err}`));
-    });
-    if (stdin !== undefined) child.stdin.end(JSON.stringify(stdin));
-    else child.stdin.end();
-  });
-}
+export const asynqGo = goHarness('write');
 
 // ---------------------------------------------------------------------------------------------
 // enqueue
@@ -82,25 +31,12 @@ export interface GoEnqueueRequest {
   headers?: Record<string, string>;
 }
 
-export interface GoTaskJson {
-  id: string;
-  queue: string;
-  type: string;
-  payloadBase64: string | null;
-  state: string;
-  maxRetry: number;
-  retried: number;
-  lastError: string;
-  group: string;
-  headers: Record<string, string>;
-}
-
 export type GoEnqueueResult =
-  | { ok: true; task: GoTaskJson }
+  | { ok: true; task: GoTask }
   | { ok: false; error: string; duplicate: boolean; idConflict: boolean };
 
 export async function goEnqueue(db: number, req: GoEnqueueRequest): Promise<GoEnqueueResult> {
-  return JSON.parse(await runGo('enqueue', db, [], { options: {}, ...req })) as GoEnqueueResult;
+  return asynqGo.json<GoEnqueueResult>('enqueue', redisArgs(db), { stdin: { options: {}, ...req } });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +64,7 @@ export type GoOpResult =
   | { ok: false; error: string; notFound: boolean; queueNotFound: boolean };
 
 export async function goInspectOp(db: number, req: GoOpRequest): Promise<GoOpResult> {
-  return JSON.parse(await runGo('inspect-op', db, [], req)) as GoOpResult;
+  return asynqGo.json<GoOpResult>('inspect-op', redisArgs(db), { stdin: req });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -143,7 +79,7 @@ export interface RawKey {
 export type RawDump = Record<string, RawKey>;
 
 export async function dumpRedis(db: number): Promise<RawDump> {
-  return JSON.parse(await runGo('dump-redis', db)) as RawDump;
+  return asynqGo.json<RawDump>('dump-redis', redisArgs(db));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -170,7 +106,7 @@ export async function goEnqueueRace(
   ];
   if (o.uniqueSeconds !== undefined) args.push('--unique-seconds', String(o.uniqueSeconds));
   if (o.taskId !== undefined) args.push('--task-id', o.taskId);
-  return JSON.parse(await runGo('enqueue-race', db, args)) as GoRaceResult;
+  return asynqGo.json<GoRaceResult>('enqueue-race', [...redisArgs(db), ...args]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,9 +137,5 @@ export async function goProcess(
   const args = ['--queues', o.queues.join(','), '--seconds', String(o.seconds)];
   if (o.groupGraceSeconds !== undefined) args.push('--group-grace-seconds', String(o.groupGraceSeconds));
   if (o.groupMaxSize !== undefined) args.push('--group-max-size', String(o.groupMaxSize));
-  const out = await runGo('process', db, args, undefined, (o.seconds + 30) * 1000);
-  return out
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Invocation);
+  return asynqGo.jsonLines<Invocation>('process', [...redisArgs(db), ...args], { timeoutMs: (o.seconds + 30) * 1000 });
 }

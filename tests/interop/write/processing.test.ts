@@ -12,18 +12,18 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRedis } from '../../support/test-redis';
-import { goBin, goProcess, noGo, requireGo, type Invocation } from './go';
+import { asynqGo, goProcess, type Invocation } from './go';
 import { openApi, type Api, type ApiResponse } from './routes';
 
 const DB = 22;
 const QUEUE = 'proc';
 
-requireGo('processing.test.ts');
+asynqGo.requireGo('processing.test.ts');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const b64 = (b: Buffer | string) => (typeof b === 'string' ? Buffer.from(b) : b).toString('base64');
 
-describe.skipIf(noGo)('a real asynq v0.26.0 server processes the tasks our API enqueued', () => {
+describe.skipIf(asynqGo.noGo)('a real asynq v0.26.0 server processes the tasks our API enqueued', () => {
   let api: Api;
   let redis: Redis;
   let calls: Invocation[] = [];
@@ -48,7 +48,7 @@ describe.skipIf(noGo)('a real asynq v0.26.0 server processes the tasks our API e
   };
 
   beforeAll(async () => {
-    await goBin();
+    await asynqGo.bin();
     redis = await openTestRedis(DB);
     api = await openApi(DB);
 

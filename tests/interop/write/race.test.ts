@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as k from '@/lib/asynq/keys';
 import { openTestRedis } from '../../support/test-redis';
-import { goBin, goEnqueueRace, noGo, requireGo, type GoRaceResult } from './go';
+import { asynqGo, goEnqueueRace, type GoRaceResult } from './go';
 import { openApi, type Api, type ApiResponse } from './routes';
 
 const DB = 24;
@@ -16,7 +16,7 @@ const QUEUE = 'race';
 const PER_SIDE = 25;
 const ROUNDS = 3;
 
-requireGo('race.test.ts');
+asynqGo.requireGo('race.test.ts');
 
 interface Round {
   go: GoRaceResult;
@@ -28,13 +28,13 @@ interface Round {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
-describe.skipIf(noGo)('concurrent enqueues of one task from our API and the Go client', () => {
+describe.skipIf(asynqGo.noGo)('concurrent enqueues of one task from our API and the Go client', () => {
   let api: Api;
   let redis: Redis;
   const summary: string[] = [];
 
   beforeAll(async () => {
-    await goBin();
+    await asynqGo.bin();
     redis = await openTestRedis(DB);
     api = await openApi(DB);
     // Warm up: connection open and scripts loaded, so our side starts as promptly as Go's.

@@ -4,6 +4,7 @@
  * REDIS_URL points at the test database, because the server reads its environment once.
  */
 import { callRoute } from '../../support/call-route';
+import { consoleRoutes } from '../../support/console-routes';
 import { testRedisUrl } from '../../support/test-redis';
 
 type Handler = Parameters<typeof callRoute>[0];
@@ -17,16 +18,10 @@ export interface ApiResponse {
 const enc = encodeURIComponent;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** Imports every route handler against database `db` and returns a small typed client. */
+/** Loads the routes against database `db` and returns a small typed client of the mutations. */
 export async function openApi(db: number) {
   process.env.REDIS_URL = testRedisUrl(db);
-  const tasks = await import('@/app/api/queues/[qname]/tasks/route');
-  const task = await import('@/app/api/queues/[qname]/tasks/[taskId]/route');
-  const action = await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route');
-  const bulk = await import('@/app/api/queues/[qname]/bulk/route');
-  const pause = await import('@/app/api/queues/[qname]/pause/route');
-  const resume = await import('@/app/api/queues/[qname]/resume/route');
-  const queue = await import('@/app/api/queues/[qname]/route');
+  const { tasks, task, action, bulk, pause, resume, queue } = await consoleRoutes();
   const { getRedis } = await import('@/lib/server/redis/client');
 
   const send = async (handler: Handler, path: string, params: Record<string, string>, method: string, body?: unknown): Promise<ApiResponse> => {

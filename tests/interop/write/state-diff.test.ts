@@ -12,7 +12,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as k from '@/lib/asynq/keys';
 import { openTestRedis } from '../../support/test-redis';
-import { dumpRedis, goBin, goInspectOp, noGo, requireGo, type GoOpRequest, type GoOpResult, type RawDump } from './go';
+import { asynqGo, dumpRedis, goInspectOp, type GoOpRequest, type GoOpResult, type RawDump } from './go';
 import { diffDumps, stringValue, withoutKeys, type NowWindow } from './redis-diff';
 import { openApi, type Api, type ApiResponse } from './routes';
 import { EMPTYISH, lockOf, NO_ACTIVE, Q, seedAncientArchived, seedFixture, seedPaused } from './state-fixture';
@@ -20,7 +20,7 @@ import { EMPTYISH, lockOf, NO_ACTIVE, Q, seedAncientArchived, seedFixture, seedP
 const DB_GO = 25;
 const DB_OURS = 26;
 
-requireGo('state-diff.test.ts');
+asynqGo.requireGo('state-diff.test.ts');
 
 interface ChangeCase {
   name: string;
@@ -223,13 +223,13 @@ function coreText(goError: string): string {
   return goError.replace(/^asynq: /, '').replace(/^((NOT_FOUND|FAILED_PRECONDITION|INTERNAL_ERROR|ALREADY_EXISTS|UNKNOWN): )+/, '');
 }
 
-describe.skipIf(noGo)('state changes: our routes vs asynq v0.26.0 Inspector, whole-Redis diff', () => {
+describe.skipIf(asynqGo.noGo)('state changes: our routes vs asynq v0.26.0 Inspector, whole-Redis diff', () => {
   let api: Api;
   let goRedis: Redis;
   let ourRedis: Redis;
 
   beforeAll(async () => {
-    await goBin();
+    await asynqGo.bin();
     goRedis = await openTestRedis(DB_GO);
     ourRedis = await openTestRedis(DB_OURS);
     api = await openApi(DB_OURS);

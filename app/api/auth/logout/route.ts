@@ -3,4 +3,4 @@ import { route } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const POST = route({}, ({ req }) => Promise.resolve(logout(req)));
+export const POST = route({}, ({ req }) => logout(req));

@@ -3,4 +3,4 @@ import { route } from '@/lib/server/http/route';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = route({}, ({ req }) => Promise.resolve(me(req)));
+export const GET = route({}, ({ req }) => me(req));

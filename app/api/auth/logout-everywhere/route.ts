@@ -1,0 +1,6 @@
+import { logoutEverywhere } from '@/lib/server/auth/login';
+import { route } from '@/lib/server/http/route';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = route({}, ({ req }) => logoutEverywhere(req));
