@@ -72,6 +72,7 @@ export const apiPaths = underBasePath({
   queue: (qname: string, query?: Query) => withQuery(`/api/queues/${seg(qname)}`, query),
   history: (qname: string, days: number) => withQuery(`/api/queues/${seg(qname)}/history`, { days }),
   groups: (qname: string) => `/api/queues/${seg(qname)}/groups`,
+  archiveForecast: (qname: string, adding: number) => withQuery(`/api/queues/${seg(qname)}/archive-forecast`, { adding }),
   tasks: (qname: string, query: Query) => withQuery(`/api/queues/${seg(qname)}/tasks`, query),
   task: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}`,
   taskPayload: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}/payload`,

@@ -79,7 +79,8 @@ export function errorRate(processed: number, failed: number): number | null {
 /** The first `max` characters of untrusted text on one line, for table cells. */
 export function preview(text: string, max = 120): string {
   const oneLine = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  const flat = oneLine.replace(/\s+/g, ' ').trim();
+  // Only ASCII spacing is folded: any other invisible character must reach the escaping display.
+  const flat = oneLine.replace(/[\t\n\r ]+/g, ' ').replace(/^ | $/g, '');
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 

@@ -3,6 +3,8 @@ import { Badge } from '@/components/ui/badge';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { AuditRecordDto } from '@/lib/contract/audit';
 import { AuditOutcome } from './audit-outcome';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 /** A cut value's title: its original length (the record keeps at most 200 characters of a field). */
 const cutNote = (cut: AuditRecordDto['cut'], field: string) => (cut?.[field] === undefined ? '' : ` (cut from ${cut[field].toLocaleString('en-US')} characters)`);
@@ -13,9 +15,9 @@ function Target({ target, cut }: { target: AuditRecordDto['target']; cut?: Audit
   return (
     <span className="flex flex-wrap gap-x-2 gap-y-0.5 font-mono text-xs">
       {entries.map(([k, v]) => (
-        <span key={k} className="max-w-80 truncate" title={`${k}: ${String(v)}${cutNote(cut, `target.${k}`)}`}>
-          <span className="text-subtle">{k}=</span>
-          {String(v)}
+        <span key={k} className="max-w-80 truncate" title={escapeText(`${k}: ${String(v)}${cutNote(cut, `target.${k}`)}`)}>
+          <span className="text-subtle"><SafeText text={k} />=</span>
+          <SafeText text={String(v)} />
         </span>
       ))}
     </span>
@@ -42,7 +44,8 @@ export function AuditTable({ records }: { records: AuditRecordDto[] }) {
             <TD className="whitespace-nowrap text-muted">
               <RelativeTime iso={r.at} />
             </TD>
-            <TD className="font-medium">{r.user}</TD>
+            <TD className="font-medium"><SafeText text={r.user} /></TD>
+
             <TD>
               <Badge tone={r.role === 'operator' ? 'accent' : 'neutral'}>{r.role}</Badge>
             </TD>

@@ -8,6 +8,7 @@ import { Panel } from '@/components/ui/panel';
 import type { AuditPageDto } from '@/lib/contract/audit';
 import { AuditTable } from './audit-table';
 import { RefusalsTable } from './refusals-table';
+import { SafeText } from '@/components/ui/safe-text';
 
 type Result = { ok: true; data: AuditPageDto; enabled: boolean } | { ok: false; message: string };
 
@@ -27,7 +28,8 @@ export function AuditView({ result }: { result: Result }) {
       <>
         <PageHeader title="Audit log" />
         <p role="alert" className="rounded-md border border-danger/30 bg-danger-soft p-3 text-[13px] text-danger">
-          The audit log cannot be read: {result.message}
+          The audit log cannot be read: <SafeText text={result.message} />
+
         </p>
       </>
     );

@@ -11,11 +11,13 @@ interface Props {
   confirmLabel: string;
   danger?: boolean;
   pending?: boolean;
+  /** Keeps the confirm button disabled, e.g. until a typed confirmation matches. */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, children, confirmLabel, danger, pending, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ open, title, children, confirmLabel, danger, pending, confirmDisabled, onConfirm, onClose }: Props) {
   return (
     <Dialog
       open={open}
@@ -24,7 +26,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, danger, pen
       footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button variant={danger ? 'danger' : 'primary'} disabled={pending} onClick={onConfirm} autoFocus>
+          <Button variant={danger ? 'danger' : 'primary'} disabled={pending || confirmDisabled} onClick={onConfirm} autoFocus>
             {pending ? 'Working…' : confirmLabel}
           </Button>
         </>

@@ -11,6 +11,8 @@ import type { DuplicateGroupDto } from '@/lib/contract/diagnostics';
 import { paths } from '@/lib/paths';
 import { cn, formatNumber } from '@/lib/utils';
 import { stateMix } from './keep-one';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 /** Why a group's tasks count as duplicates: the same bytes, or the same but for fields that vary. */
 export function GroupReason({ group }: { group: DuplicateGroupDto }) {
@@ -70,8 +72,8 @@ export function GroupRow({ qname, group, open, onToggle, onKeepOne }: Props) {
         <TD>
           <Badge tone={group.kind === 'exact' ? 'red' : 'amber'}>{group.kind}</Badge>
         </TD>
-        <TD className="max-w-52 truncate font-medium" title={group.taskType}>
-          {group.taskType}
+        <TD className="max-w-52 truncate font-medium" title={escapeText(group.taskType)}>
+          <SafeText text={group.taskType} />
         </TD>
         <TD className="tabular text-right">{formatNumber(group.count)}</TD>
         <TD className="min-w-64">
@@ -95,11 +97,12 @@ export function GroupRow({ qname, group, open, onToggle, onKeepOne }: Props) {
       {open && (
         <tr className="bg-bg-subtle">
           <td colSpan={columns} className="px-3 pb-3 pl-9">
-            <ol className="flex flex-col divide-y divide-line rounded-md border border-line bg-panel" aria-label={`Tasks of ${group.taskType}`}>
+            <ol className="flex flex-col divide-y divide-line rounded-md border border-line bg-panel" aria-label={`Tasks of ${escapeText(group.taskType)}`}>
               {group.tasks.map((t, i) => (
                 <li key={t.id} className="flex items-center gap-2 px-2.5 py-1.5 text-xs">
                   <Link href={paths.task(qname, t.id)} className="truncate font-mono text-accent hover:underline">
-                    {t.id}
+                    <SafeText text={t.id} />
+
                   </Link>
                   <StateBadge state={t.state} />
                   {i === 0 ? <Badge tone="green">kept by “keep one”</Badge> : null}

@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { formatNumber } from '@/lib/utils';
 import type { KeepOneStep } from './use-keep-one';
+import { SafeText } from '@/components/ui/safe-text';
 
 interface Props {
   qname: string;
@@ -42,7 +43,7 @@ export function KeepOneDialog({ qname, states, state, pending, error, onConfirm,
       )}
       {state.step === 'failed' && (
         <p role="alert" className="text-danger">
-          {state.message}
+          <SafeText text={state.message} />
         </p>
       )}
       {plan && (
@@ -63,7 +64,8 @@ export function KeepOneDialog({ qname, states, state, pending, error, onConfirm,
           {n === 0 && <p>Nothing to delete: these groups have no duplicates left.</p>}
           {error && (
             <p role="alert" className="text-danger">
-              {error.message}
+              <SafeText text={error.message} />
+
             </p>
           )}
         </div>

@@ -1,5 +1,6 @@
 import { plural } from '@/components/tasks/task-actions';
 import type { KeepOneOutcome } from './use-keep-one';
+import { SafeText } from '@/components/ui/safe-text';
 
 /** What "keep one" did, shown until the next one (the scan below restarts with fresh counts). */
 export function KeepOneOutcomeBanner({ outcome, onDismiss }: { outcome: KeepOneOutcome; onDismiss: () => void }) {
@@ -14,7 +15,8 @@ export function KeepOneOutcomeBanner({ outcome, onDismiss }: { outcome: KeepOneO
         {failed > 0 && (
           <>
             {' '}
-            {plural(failed, 'task')} could not be deleted ({outcome.failed[0]?.id}: {outcome.failed[0]?.error.message}).
+            {plural(failed, 'task')} could not be deleted (<SafeText text={`${outcome.failed[0]?.id ?? ''}: ${outcome.failed[0]?.error.message ?? ''}`} />)
+.
           </>
         )}
       </p>

@@ -5,6 +5,8 @@ import { Link } from '@/components/ui/link';
 import { TD, TH } from '@/components/ui/table';
 import { paths } from '@/lib/paths';
 import type { LineResult } from './batch-send';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 /** One row per line: the new task, or why that line was refused. */
 export function BatchResults({ results }: { results: LineResult[] }) {
@@ -33,15 +35,16 @@ export function BatchResults({ results }: { results: LineResult[] }) {
                   {r.ok ? (
                     <Link href={paths.task(r.queue, r.id)} className="font-mono text-xs text-accent hover:underline">{r.id}</Link>
                   ) : (
-                    <span className="text-danger" title={r.message}>{r.message}</span>
+                    <span className="text-danger" title={escapeText(r.message)}><SafeText text={r.message} /></span>
                   )}
                   {!r.ok && r.existing && (
                     <>
                       {': '}
-                      <Link href={paths.task(r.existing.queue, r.existing.id)} className="font-mono text-xs text-accent hover:underline">{r.existing.id}</Link>
+                      <Link href={paths.task(r.existing.queue, r.existing.id)} className="font-mono text-xs text-accent hover:underline"><SafeText text={r.existing.id} /></Link>
                     </>
                   )}
-                  {r.ok && <span className="text-muted"> in {r.queue}</span>}
+                  {r.ok && <span className="text-muted"> in <SafeText text={r.queue} /></span>}
+
                 </TD>
               </tr>
             ))}

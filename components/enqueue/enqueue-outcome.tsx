@@ -9,6 +9,7 @@ import type { TaskDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
 import { isApiError } from '@/lib/query/fetcher';
 import { cn, formatDuration } from '@/lib/utils';
+import { SafeText } from '@/components/ui/safe-text';
 
 interface Lock { key: string; ttlSeconds: number | null; holderId: string | null }
 interface Existing { id: string; queue: string; state: string | null }
@@ -28,8 +29,8 @@ function Duplicate({ lock, queue, at }: { lock: Lock; queue: string; at: number 
     <Box tone="danger" at={at}>
       <strong className="text-danger">Refused: duplicate_task (“task already exists”).</strong>
       <span>
-        The unique lock <code className="font-mono text-xs break-all">{lock.key}</code> is held by{' '}
-        {lock.holderId ? <Link href={paths.task(queue, lock.holderId)} className="font-mono text-xs break-all text-accent hover:underline">{lock.holderId}</Link> : 'a task that is gone'}.
+        The unique lock <code className="font-mono text-xs break-all"><SafeText text={lock.key} /></code> is held by{' '}
+        {lock.holderId ? <Link href={paths.task(queue, lock.holderId)} className="font-mono text-xs break-all text-accent hover:underline"><SafeText text={lock.holderId} /></Link> : 'a task that is gone'}.
       </span>
       <span data-testid="lock-ends">{left === null ? 'The lock has just gone: try again.' : left < 0 ? 'The lock never expires.' : `It ends in ${formatDuration(left)}, or when that task succeeds or is deleted.`}</span>
     </Box>
@@ -43,8 +44,9 @@ export function EnqueueOutcome({ queue, data, error, at }: { queue: string; data
       <Box tone="success" at={at}>
         <strong className="flex items-center gap-1.5 text-success"><Icon name="check" size={13} /> Enqueued</strong>
         <span className="flex flex-wrap items-center gap-1.5">
-          <Link href={paths.task(data.queue, data.id)} className="font-mono text-xs break-all text-accent hover:underline">{data.id}</Link>
-          in <strong>{data.queue}</strong> as <StateBadge state={data.state} />
+          <Link href={paths.task(data.queue, data.id)} className="font-mono text-xs break-all text-accent hover:underline"><SafeText text={data.id} /></Link>
+          in <strong><SafeText text={data.queue} /></strong> as
+ <StateBadge state={data.state} />
         </span>
       </Box>
     );
@@ -60,7 +62,7 @@ export function EnqueueOutcome({ queue, data, error, at }: { queue: string; data
         <strong className="text-danger">Refused: task_id_conflict (“task ID conflicts with another task”).</strong>
         <span className="flex flex-wrap items-center gap-1.5">
           The ID is already used by {e.state ? <StateBadge state={e.state} /> : 'a'} task{' '}
-          <Link href={paths.task(e.queue, e.id)} className="font-mono text-xs break-all text-accent hover:underline">{e.id}</Link> in <strong>{e.queue}</strong>.
+          <Link href={paths.task(e.queue, e.id)} className="font-mono text-xs break-all text-accent hover:underline"><SafeText text={e.id} /></Link> in <strong><SafeText text={e.queue} /></strong>.
         </span>
       </Box>
     );
@@ -68,7 +70,8 @@ export function EnqueueOutcome({ queue, data, error, at }: { queue: string; data
   return (
     <Box tone="danger" at={at}>
       <strong className="text-danger">Refused{isApiError(error) ? `: ${error.code}` : ''}</strong>
-      <span>{error instanceof Error ? error.message : 'Unknown error'}</span>
+      <span><SafeText text={error instanceof Error ? error.message : 'Unknown error'} /></span>
+
     </Box>
   );
 }

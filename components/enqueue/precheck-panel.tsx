@@ -16,6 +16,7 @@ import { usePollInterval } from '@/lib/query/use-poll-interval';
 import { formatDuration } from '@/lib/utils';
 import type { EnqueueDraft } from './enqueue-draft';
 import { useRouteRow } from './route-row';
+import { SafeText } from '@/components/ui/safe-text';
 
 /** What the pre-check needs from the draft; null while the draft cannot be checked yet. */
 function checkInput(d: EnqueueDraft): { queue: string; body: EnqueueCheckInput } | null {
@@ -32,7 +33,7 @@ function LockRow({ lock, queue, fetchedAt }: { lock: NonNullable<EnqueueCheckDto
       <span>
         <Badge tone="amber">held</Badge> by{' '}
         {lock.holderId ? (
-          <Link href={paths.task(queue, lock.holderId)} className="font-mono text-xs break-all text-accent hover:underline">{lock.holderId}</Link>
+          <Link href={paths.task(queue, lock.holderId)} className="font-mono text-xs break-all text-accent hover:underline"><SafeText text={lock.holderId} /></Link>
         ) : 'an unknown task'}
         {lock.holderState && <span className="text-muted"> ({lock.holderState})</span>}
       </span>
@@ -44,7 +45,7 @@ function LockRow({ lock, queue, fetchedAt }: { lock: NonNullable<EnqueueCheckDto
 }
 
 function TaskIdRow({ id, queue }: { id: NonNullable<EnqueueCheckDto['taskId']>; queue: string }) {
-  if (!id.taken) return <span><Badge tone="green">free</Badge> <code className="font-mono text-xs break-all">{id.id}</code></span>;
+  if (!id.taken) return <span><Badge tone="green">free</Badge> <code className="font-mono text-xs break-all"><SafeText text={id.id} /></code></span>;
   return (
     <span data-testid="precheck-task-id">
       <Badge tone="red">taken</Badge> by a {id.state ?? 'task'} task:{' '}
@@ -74,7 +75,8 @@ export function PrecheckPanel({ draft }: { draft: EnqueueDraft }) {
       ) : (
         <FieldList
           fields={[
-            ['Unique key', data?.uniqueKey ? <code key="k" className="font-mono text-xs break-all">{data.uniqueKey}</code> : <span key="k" className="text-muted">not unique: no lock is taken</span>],
+            ['Unique key', data?.uniqueKey ? <code key="k" className="font-mono text-xs break-all"><SafeText text={data.uniqueKey} /></code>
+ : <span key="k" className="text-muted">not unique: no lock is taken</span>],
             ...(data?.lock ? [['Lock now', <LockRow key="l" lock={data.lock} queue={input.queue} fetchedAt={q.dataUpdatedAt} />] as [string, ReactNode]] : []),
             ['Task ID', data?.taskId ? <TaskIdRow key="t" id={data.taskId} queue={input.queue} /> : <span key="t" className="text-muted">a new random UUID</span>],
             ...(route ? [route] : []),

@@ -19,6 +19,7 @@ import { QueueFilter } from './queue-filter';
 import { RerunDialog } from './rerun-dialog';
 import { ScanStatus } from './scan-status';
 import { useRerunFlow } from './use-rerun-flow';
+import { SafeText } from '@/components/ui/safe-text';
 
 function Meta({ data }: { data: FailuresDto }) {
   const failed = data.groups.reduce((n, g) => n + g.count, 0);
@@ -79,7 +80,8 @@ export function FailuresView() {
       ) : data.complete && data.groups.length === 0 ? (
         <Panel flush>
           <EmptyState title="No failed tasks">
-            Nothing is in retry or archived{queue ? ` in ${queue}` : ''}: every task either succeeded or has not run yet.
+            Nothing is in retry or archived{queue ? <> in <SafeText text={queue} /></> : ''}:
+ every task either succeeded or has not run yet.
           </EmptyState>
         </Panel>
       ) : (

@@ -7,6 +7,7 @@ import type { FailureGroupDto } from '@/lib/contract/triage';
 import { paths } from '@/lib/paths';
 import { formatNumber, formatTimestamp } from '@/lib/utils';
 import { failedCounts } from './counts';
+import { SafeText } from '@/components/ui/safe-text';
 
 function When({ iso }: { iso: string | null }) {
   if (!iso) return <span className="text-subtle">—</span>;
@@ -23,7 +24,7 @@ function ByQueue({ group }: { group: FailureGroupDto }) {
       {group.queues.map((q) => (
         <li key={q.queue} className="tabular">
           <Link href={paths.queue(q.queue, { state: q.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent hover:underline">
-            {q.queue}
+            <SafeText text={q.queue} />
           </Link>
           <span className="text-muted"> · {failedCounts(q.retry, q.archived)}</span>
         </li>
@@ -39,9 +40,9 @@ function Samples({ group }: { group: FailureGroupDto }) {
         <li key={`${s.queue}\n${s.id}`} className="flex min-w-0 items-center gap-1.5">
           <StateBadge state={s.state} />
           <Link href={paths.task(s.queue, s.id)} className="truncate font-mono text-xs text-accent hover:underline">
-            {s.id}
+            <SafeText text={s.id} />
           </Link>
-          {group.queues.length > 1 && <span className="truncate text-xs text-muted">in {s.queue}</span>}
+          {group.queues.length > 1 && <span className="truncate text-xs text-muted">in <SafeText text={s.queue} /></span>}
         </li>
       ))}
     </ul>
@@ -54,7 +55,7 @@ export function ExampleMessage({ label, message }: { label: string; message: str
     <div className="flex flex-col gap-1">
       <p className="text-xs text-muted">{label}</p>
       <pre className="max-h-48 overflow-auto rounded-md border border-line bg-bg-subtle px-2 py-1.5 font-mono text-xs break-all whitespace-pre-wrap text-danger">
-        {message}
+        <SafeText text={message} keepLineBreaks />
       </pre>
     </div>
   );
@@ -66,7 +67,8 @@ export function GroupFacts({ group, showTypes = true }: { group: FailureGroupDto
   const fields: [string, ReactNode][] = [['By queue', <ByQueue key="q" group={group} />]];
   if (showTypes) {
     const more = group.otherTypes > 0 ? ` and ${formatNumber(group.otherTypes)} more tasks of other types` : '';
-    fields.push(['Task types', <span key="t" className="font-mono text-xs break-words">{types}{more}</span>]);
+    fields.push(['Task types', <span key="t" className="font-mono text-xs break-words"><SafeText text={types} />{more}</span>]);
+
   }
   fields.push(
     ['First failed', <When key="f" iso={group.firstSeenAt} />],

@@ -10,6 +10,8 @@ import { ExampleMessage, GroupFacts } from './group-facts';
 import { notFoundAnchor } from './not-found';
 import { NotFoundQueues } from './not-found-queues';
 import type { RerunTarget } from './use-rerun-flow';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 interface Props {
   group: FailureGroupDto & { taskType: string };
@@ -31,13 +33,13 @@ export function NotFoundCard({ group, perQueue, known, counted, focused, readOnl
   return (
     <section
       id={notFoundAnchor(type)}
-      aria-label={`No handler for ${type}`}
+      aria-label={`No handler for ${escapeText(type)}`}
       data-testid="not-found-group"
       className={cn('scroll-mt-4 overflow-hidden rounded-lg border bg-panel', focused ? 'border-danger ring-2 ring-danger/30' : 'border-danger/30')}
     >
       <header className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-danger/20 bg-danger-soft px-3 py-2">
         <Badge tone="red">handler not found</Badge>
-        <h3 className="min-w-0 font-mono text-sm font-semibold break-all">{type}</h3>
+        <h3 className="min-w-0 font-mono text-sm font-semibold break-all"><SafeText text={type} /></h3>
         <span className="tabular ml-auto text-xs text-muted">
           {formatNumber(group.count)} failed: {failedCounts(group.retry, group.archived)}
         </span>
@@ -45,16 +47,17 @@ export function NotFoundCard({ group, perQueue, known, counted, focused, readOnl
       <div className="grid gap-4 p-3 xl:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
         <div className="flex min-w-0 flex-col gap-3">
           <p className="text-[13px] text-fg" data-testid="not-found-explanation">
-            {group.explanation}
+            <SafeText text={group.explanation ?? ''} />
           </p>
           <div className="text-[13px]">
             <p className="font-medium">What to do</p>
             <ol className="mt-1 list-decimal space-y-1 pl-5 text-muted">
               <li>
                 Register a handler for it in your worker —{' '}
-                <code className="rounded bg-hover px-1 font-mono text-xs break-words text-fg">mux.HandleFunc({JSON.stringify(type)}, …)</code>, or a
+                <code className="rounded bg-hover px-1 font-mono text-xs break-words text-fg">mux.HandleFunc(<SafeText text={JSON.stringify(type)} />, …)</code>, or a
                 pattern that is a prefix of it (<Link href={paths.routing()} className="text-accent hover:underline">check your patterns</Link>)
-                — and deploy it to the servers that listen on {queues || 'its queue'}.
+                — and deploy it to the servers that listen on <SafeText text={queues || 'its queue'} />.
+
               </li>
               <li>Then re-run the failed tasks below: they go back to pending and the new worker runs them.</li>
             </ol>

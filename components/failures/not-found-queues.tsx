@@ -9,6 +9,8 @@ import { paths, withQuery } from '@/lib/paths';
 import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
 import type { RerunTarget } from './use-rerun-flow';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 function Waiting({ g, counted }: { g: NotFoundGroupDto; counted: boolean }) {
   if (!counted) return <span className="text-muted">counting…</span>;
@@ -29,7 +31,7 @@ function Listeners({ g, known }: { g: NotFoundGroupDto; known: boolean }) {
       {g.listeners.map((l) => (
         <li key={l.id} className="truncate">
           <Link href={withQuery(paths.servers(), { open: l.id })} className="text-accent hover:underline">
-            {l.host}
+            <SafeText text={l.host} />
           </Link>
           <span className="text-xs text-muted"> pid {l.pid} · {l.status}</span>
         </li>
@@ -53,7 +55,7 @@ interface Props {
 /** Per queue: what failed, what is still waiting, who listens, and the re-run. Wraps on narrow screens. */
 export function NotFoundQueues({ group, perQueue, known, counted, readOnly, onRerun }: Props) {
   return (
-    <ul aria-label={`Queues with ${group.taskType ?? ''} tasks that found no handler`} className="flex flex-col gap-2">
+    <ul aria-label={`Queues with ${escapeText(group.taskType ?? '')} tasks that found no handler`} className="flex flex-col gap-2">
       {perQueue.map((g) => {
         const n = g.retry + g.archived;
         return (
@@ -62,8 +64,9 @@ export function NotFoundQueues({ group, perQueue, known, counted, readOnly, onRe
             <dl className="contents">
               <Fact label="Queue">
                 <Link href={paths.queue(g.queue, { state: g.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent hover:underline">
-                  {g.queue}
+                  <SafeText text={g.queue} />
                 </Link>
+
               </Fact>
               <Fact label="Failed">
                 <span className="tabular">{failedCounts(g.retry, g.archived)}</span>

@@ -5,6 +5,7 @@ import type { NotFoundGroupDto } from '@/lib/contract/triage';
 import { paths } from '@/lib/paths';
 import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
+import { SafeText } from '@/components/ui/safe-text';
 
 const SHOWN = 3;
 
@@ -29,11 +30,12 @@ export function NotFoundCallout({ groups }: { groups: NotFoundGroupDto[] }) {
           {groups.slice(0, SHOWN).map((g) => (
             <li key={`${g.queue}\n${g.taskType}`} className="min-w-0">
               <Link href={paths.failures({ queue: g.queue, type: g.taskType })} className="font-mono text-xs break-all text-accent hover:underline">
-                {g.taskType}
+                <SafeText text={g.taskType} />
               </Link>
               <span className="text-xs text-muted">
                 {' '}
-                in {g.queue} · {failedCounts(g.retry, g.archived)}
+                in <SafeText text={g.queue} /> ·
+ {failedCounts(g.retry, g.archived)}
                 {g.pending + g.scheduled > 0 && ` · ${formatNumber(g.pending + g.scheduled)} waiting`}
               </span>
             </li>

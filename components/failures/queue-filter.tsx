@@ -3,6 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Select } from '@/components/ui/select';
 import { queueListQuery } from '@/lib/query/queues';
+import { escapeText } from '@/lib/display-text';
 
 /** Every queue, or one (the server-side scan then reads only that queue). */
 export function QueueFilter({ value, onChange }: { value: string; onChange: (queue: string) => void }) {
@@ -16,7 +17,8 @@ export function QueueFilter({ value, onChange }: { value: string; onChange: (que
         <option value="">All queues</option>
         {names.map((q) => (
           <option key={q} value={q}>
-            {q}
+            {escapeText(q)}
+
           </option>
         ))}
       </Select>

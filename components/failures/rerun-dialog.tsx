@@ -11,6 +11,8 @@ import type { RerunProgress } from '@/lib/query/triage';
 import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
 import type { RerunFlow, RerunTarget } from './use-rerun-flow';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 const Strong = ({ children }: { children: ReactNode }) => <strong className="break-all text-fg">{children}</strong>;
 
@@ -20,18 +22,19 @@ function Confirm({ target }: { target: RerunTarget }) {
   return (
     <div className="flex flex-col gap-2">
       <p>
-        The {plural(n, 'task')} of type <Strong>{target.taskType}</Strong> in queue <Strong>{target.queue}</Strong> that failed with
+        The {plural(n, 'task')} of type <Strong><SafeText text={target.taskType} /></Strong> in queue <Strong><SafeText text={target.queue} /></Strong> that failed with
         &ldquo;handler not found&rdquo; ({failedCounts(target.retry, target.archived)}) move to pending and run as
         soon as a worker takes them.
       </p>
       <p>
-        Do this <span className="text-fg">after</span> a worker with a handler for <Strong>{target.taskType}</Strong> is deployed: otherwise they
+        Do this <span className="text-fg">after</span> a worker with a handler for <Strong><SafeText text={target.taskType} /></Strong> is deployed: otherwise they
         fail the same way again.
       </p>
       <p className="text-xs">
-        {hosts
+        {escapeText(hosts
           ? `Listening on ${target.queue} now: ${hosts}. Servers do not publish which handlers they register, so this cannot be checked from Redis.`
-          : `No server is listening on ${target.queue} right now: the tasks will wait in pending until one starts.`}
+          : `No server is listening on ${target.queue} right now: the tasks will wait in pending until one starts.`)}
+
       </p>
     </div>
   );
@@ -66,7 +69,7 @@ function Done({ target, result }: { target: RerunTarget; result: RerunResultDto 
           <ul className="mt-1 max-h-40 overflow-auto font-mono text-xs">
             {result.failed.slice(0, 50).map((f) => (
               <li key={f.id} className="truncate">
-                <Link href={paths.task(target.queue, f.id)} className="text-accent hover:underline">{f.id}</Link>: {f.error.message}
+                <Link href={paths.task(target.queue, f.id)} className="text-accent hover:underline"><SafeText text={f.id} /></Link>: <SafeText text={f.error.message} />
               </li>
             ))}
           </ul>
@@ -75,7 +78,8 @@ function Done({ target, result }: { target: RerunTarget; result: RerunResultDto 
       {result.stopped && <p>It stopped before the end; run it again for the rest.</p>}
       <p>
         <Link href={paths.queue(target.queue, { state: 'pending' })} className="text-accent hover:underline">
-          See the pending tasks of {target.queue}
+          See the pending tasks of <SafeText text={target.queue} />
+
         </Link>
       </p>
     </div>

@@ -3,6 +3,7 @@ import { Link } from '@/components/ui/link';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
 import { isNotFoundError } from './not-found';
+import { SafeText } from '@/components/ui/safe-text';
 
 /**
  * On a task that failed because no worker had a handler for its type: what that means, and the
@@ -15,12 +16,13 @@ export function TaskNotFoundCallout({ task }: { task: TaskDto }) {
       <Icon name="alert" size={15} className="mt-0.5 shrink-0 text-warning" />
       <div className="min-w-0">
         <p>
-          <strong className="font-semibold">No handler was registered for <span className="font-mono break-all">{task.type}</span>.</strong> The worker
+          <strong className="font-semibold">No handler was registered for <span className="font-mono break-all"><SafeText text={task.type} /></span>.</strong> The worker
           that took this task had no pattern matching its type — usually clients were deployed before the workers that handle it. Deploy a worker with
           a handler for it, then re-run this task or every task that failed the same way.
         </p>
         <Link href={paths.failures({ queue: task.queue, type: task.type })} className="mt-1 inline-block font-medium text-accent hover:underline">
-          See every {task.type} task that found no handler, and re-run them →
+          See every <SafeText text={task.type} /> task
+ that found no handler, and re-run them →
         </Link>
       </div>
     </div>

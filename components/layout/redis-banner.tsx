@@ -1,5 +1,6 @@
 import { Icon } from '@/components/ui/icons';
 import { DOWN_PROBE_MS } from '@/lib/query/poll-policy';
+import { SafeText } from '@/components/ui/safe-text';
 
 /**
  * Shown while the server cannot read Redis (the API's 503 `redis_unavailable`, or any other
@@ -21,10 +22,11 @@ export function RedisBanner({ code, message }: { code: string; message: string }
       <Icon name="alert" size={15} className="mt-0.5 shrink-0" />
       <div className="min-w-0">
         {code === 'redis_unavailable' ? (
-          <strong className="break-words font-semibold">{message}</strong>
+          <strong className="break-words font-semibold"><SafeText text={message} /></strong>
         ) : (
           <>
-            <strong className="font-semibold">Redis cannot be read.</strong> <span className="break-words opacity-90">{message}</span>
+            <strong className="font-semibold">Redis cannot be read.</strong> <span className="break-words opacity-90"><SafeText text={message} /></span>
+
           </>
         )}
         <span className="opacity-75">

@@ -2,6 +2,8 @@ import type { QueueStatsDto } from '@/lib/contract/queues';
 import { paths } from '@/lib/paths';
 import { cn, formatCompact } from '@/lib/utils';
 import { NavLink } from './nav-link';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 /** Every queue, one click away, with a health dot: paused, failing (retry/archived) or fine. */
 export function SidebarQueues({ queues }: { queues: QueueStatsDto[] }) {
@@ -12,9 +14,10 @@ export function SidebarQueues({ queues }: { queues: QueueStatsDto[] }) {
       <ul className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
         {queues.map((q) => (
           <li key={q.queue}>
-            <NavLink href={paths.queue(q.queue)} exact title={q.queue}>
+            <NavLink href={paths.queue(q.queue)} exact title={escapeText(q.queue)}>
               <span className={cn('size-1.5 shrink-0 rounded-full', q.paused ? 'bg-warning' : q.archived > 0 || q.retry > 0 ? 'bg-danger' : 'bg-success')} />
-              <span className="min-w-0 flex-1 truncate">{q.queue}</span>
+              <span className="min-w-0 flex-1 truncate"><SafeText text={q.queue} /></span>
+
               <span className="tabular text-[11px] text-subtle">{formatCompact(q.size)}</span>
             </NavLink>
           </li>

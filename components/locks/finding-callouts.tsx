@@ -2,6 +2,7 @@ import { Icon } from '@/components/ui/icons';
 import type { LockDto } from '@/lib/contract/diagnostics';
 import { cn } from '@/lib/utils';
 import { FINDING_LABEL, FINDING_TONE } from './lock-labels';
+import { SafeText } from '@/components/ui/safe-text';
 
 /** A lock's findings in the API's own words (they name the task and the times that matter). */
 export function FindingCallouts({ findings, className }: { findings: LockDto['findings']; className?: string }) {
@@ -19,7 +20,8 @@ export function FindingCallouts({ findings, className }: { findings: LockDto['fi
         >
           <Icon name="alert" size={13} className={cn('mt-0.5 shrink-0', FINDING_TONE[f.code] === 'red' ? 'text-danger' : 'text-warning')} />
           <span className="min-w-0 break-words">
-            <strong className="font-semibold">{FINDING_LABEL[f.code]}.</strong> {f.message}
+            <strong className="font-semibold">{FINDING_LABEL[f.code]}.</strong> <SafeText text={f.message} />
+
           </span>
         </li>
       ))}

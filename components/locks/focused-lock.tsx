@@ -12,6 +12,7 @@ import { usePollInterval } from '@/lib/query/use-poll-interval';
 import { FindingCallouts } from './finding-callouts';
 import { HolderState, LockHolder } from './lock-holder';
 import { LockTtl } from './lock-ttl';
+import { SafeText } from '@/components/ui/safe-text';
 
 interface Props {
   qname: string;
@@ -29,8 +30,9 @@ export function FocusedLock({ qname, lockKey, onRelease, onClear }: Props) {
     <section aria-label="Selected lock" className="border-b border-line bg-bg-subtle px-3 py-3">
       <div className="mb-2 flex items-start justify-between gap-3">
         <div className="min-w-0">
-          <h3 className="text-[13px] font-semibold">{lock ? `Lock on ${lock.taskType}` : 'Lock'}</h3>
-          <code className="block font-mono text-[11px] break-all text-muted">{lockKey}</code>
+          <h3 className="text-[13px] font-semibold"><SafeText text={lock ? `Lock on ${lock.taskType}` : 'Lock'} /></h3>
+          <code className="block font-mono text-[11px] break-all text-muted"><SafeText text={lockKey} /></code>
+
         </div>
         <div className="flex shrink-0 items-center gap-1">
           {lock && onRelease && releasable(lock) && (

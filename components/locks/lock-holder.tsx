@@ -6,19 +6,22 @@ import { Badge } from '@/components/ui/badge';
 import { Link } from '@/components/ui/link';
 import type { LockDto } from '@/lib/contract/diagnostics';
 import { paths } from '@/lib/paths';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 /** The task holding a lock: a link to it, or its ID struck through once its record is gone. */
 export function LockHolder({ lock }: { lock: LockDto }) {
   if (lock.holderState === null) {
     return (
-      <span className="block truncate font-mono text-xs text-subtle line-through" title={`${lock.holderId} (gone)`}>
-        {lock.holderId}
+      <span className="block truncate font-mono text-xs text-subtle line-through" title={escapeText(`${lock.holderId} (gone)`)}>
+        <SafeText text={lock.holderId} />
       </span>
     );
   }
   return (
-    <Link href={paths.task(lock.queue, lock.holderId)} className="block truncate font-mono text-xs text-accent hover:underline" title={lock.holderId}>
-      {lock.holderId}
+    <Link href={paths.task(lock.queue, lock.holderId)} className="block truncate font-mono text-xs text-accent hover:underline" title={escapeText(lock.holderId)}>
+      <SafeText text={lock.holderId} />
+
     </Link>
   );
 }

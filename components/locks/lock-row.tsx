@@ -11,6 +11,8 @@ import { cn } from '@/lib/utils';
 import { FindingCallouts } from './finding-callouts';
 import { HolderState, LockHolder } from './lock-holder';
 import { LockTtl } from './lock-ttl';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 interface Props {
   lock: LockDto;
@@ -38,13 +40,14 @@ export function LockRow({ lock, fetchedAt, showQueue, focused, onRelease, column
       <tr ref={ref} className={rowClass}>
         {showQueue && (
           <TD className="max-w-40 truncate">
-            <Link href={paths.queueLocks(lock.queue)} className="hover:underline" title={lock.queue}>
-              {lock.queue}
+            <Link href={paths.queueLocks(lock.queue)} className="hover:underline" title={escapeText(lock.queue)}>
+              <SafeText text={lock.queue} />
             </Link>
           </TD>
         )}
-        <TD className="max-w-52 truncate font-medium" title={lock.key}>
-          {lock.taskType}
+        <TD className="max-w-52 truncate font-medium" title={escapeText(lock.key)}>
+          <SafeText text={lock.taskType} />
+
         </TD>
         <TD className="font-mono text-xs text-muted" title={lock.payloadMd5 === '' ? 'nil payload' : (lock.payloadMd5 ?? 'not an asynq lock key')}>
           {lock.payloadMd5 ? lock.payloadMd5.slice(0, 12) : <span className="text-subtle">{lock.payloadMd5 === '' ? 'nil' : '—'}</span>}

@@ -4,6 +4,7 @@ import { ConfirmDialog } from '@/components/common/confirm-dialog';
 import { toast } from '@/components/ui/toaster';
 import type { LockDto } from '@/lib/contract/diagnostics';
 import { useReleaseLock } from '@/lib/query/locks';
+import { SafeText } from '@/components/ui/safe-text';
 
 function holderWords(lock: LockDto): string {
   if (lock.holderState === null) return `Its holder, task ${lock.holderId}, no longer exists.`;
@@ -41,16 +42,17 @@ export function ReleaseLockDialog({ lock, onClose }: { lock: LockDto | null; onC
     >
       <div className="flex flex-col gap-2">
         <p>
-          <code className="font-mono text-xs break-all text-fg">{lock.key}</code>
+          <code className="font-mono text-xs break-all text-fg"><SafeText text={lock.key} /></code>
         </p>
         <p>
-          {holderWords(lock)} Once released, a <strong className="text-fg">{lock.taskType}</strong> task with this payload can be enqueued into{' '}
-          <strong className="break-all text-fg">{lock.queue}</strong> again at once.
+          <SafeText text={holderWords(lock)} /> Once released, a <strong className="text-fg"><SafeText text={lock.taskType} /></strong> task with this payload can be enqueued into{' '}
+          <strong className="break-all text-fg"><SafeText text={lock.queue} /></strong> again at once.
         </p>
         <p>If another task has taken the lock since this page read it, nothing is deleted.</p>
         {m.error && (
           <p role="alert" className="text-danger">
-            {m.error.message}
+            <SafeText text={m.error.message} />
+
           </p>
         )}
       </div>

@@ -17,6 +17,7 @@ import { LockListStatus } from './lock-list-status';
 import { LocksTable } from './locks-table';
 import { ReleaseLockDialog } from './release-lock-dialog';
 import { useLockPages } from './use-lock-pages';
+import { escapeText } from '@/lib/display-text';
 
 /**
  * Every unique lock in Redis, across queues (removed queues too): how many have each finding,
@@ -55,10 +56,11 @@ export function UniquenessView() {
             <LockListStatus count={rows.length} complete={complete} scanning={scanning} onReadMore={readMore} />
             <Select aria-label="Queue" value={view.queue} onChange={(e) => setView({ queue: e.target.value || null }, 'replace')}>
               <option value="">All queues</option>
-              {view.queue && !queues.includes(view.queue) && <option value={view.queue}>{view.queue}</option>}
+              {view.queue && !queues.includes(view.queue) && <option value={view.queue}>{escapeText(view.queue)}</option>}
               {queues.map((q) => (
                 <option key={q} value={q}>
-                  {q}
+                  {escapeText(q)}
+
                 </option>
               ))}
             </Select>

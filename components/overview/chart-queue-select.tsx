@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { Select } from '@/components/ui/select';
 import { withQuery } from '@/lib/paths';
+import { escapeText } from '@/lib/display-text';
 
 /** Picks the queue the chart shows ('' = all); the choice goes into the URL. */
 export function ChartQueueSelect({ queues, chart, days, allLabel }: { queues: string[]; chart: string; days: number; allLabel: string }) {
@@ -16,7 +17,8 @@ export function ChartQueueSelect({ queues, chart, days, allLabel }: { queues: st
       <option value="">{allLabel}</option>
       {queues.map((q) => (
         <option key={q} value={q}>
-          {q}
+          {escapeText(q)}
+
         </option>
       ))}
     </Select>

@@ -5,6 +5,8 @@ import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskStateDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
 import { cn, errorRate, formatBytes, formatDuration, formatNumber, formatPercent } from '@/lib/utils';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 const STATES: TaskStateDto[] = ['pending', 'active', 'scheduled', 'retry', 'archived', 'completed', 'aggregating'];
 const ALERT: Partial<Record<TaskStateDto, string>> = { retry: 'text-warning', archived: 'text-danger' };
@@ -47,12 +49,13 @@ export function QueueStatsTable({ queues }: { queues: QueueStatsDto[] }) {
             <TR key={q.queue} className="hover:bg-hover">
               <TD className="max-w-64">
                 <div className="flex items-center gap-2">
-                  <Link href={paths.queue(q.queue)} className="truncate font-medium hover:underline" title={q.queue}>
-                    {q.queue}
+                  <Link href={paths.queue(q.queue)} className="truncate font-medium hover:underline" title={escapeText(q.queue)}>
+                    <SafeText text={q.queue} />
                   </Link>
                   {q.paused && <Badge tone="amber">paused</Badge>}
                   {q.problem && (
-                    <span title={q.problem}>
+                    <span title={escapeText(q.problem)}>
+
                       <Badge tone="red">unreadable</Badge>
                     </span>
                   )}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import { cn, errorRate, formatDuration, formatNumber, formatPercent } from '@/lib/utils';
+import { SafeText } from '@/components/ui/safe-text';
 
 function Card({ label, value, sub, tone }: { label: string; value: ReactNode; sub?: ReactNode; tone?: 'danger' | 'warning' }) {
   return (
@@ -9,7 +10,8 @@ function Card({ label, value, sub, tone }: { label: string; value: ReactNode; su
       <p className={cn('tabular mt-1 text-xl font-semibold tracking-tight', tone === 'danger' && 'text-danger', tone === 'warning' && 'text-warning')}>
         {value}
       </p>
-      {sub && <p className="mt-0.5 truncate text-xs text-muted">{sub}</p>}
+      {sub && <p className="mt-0.5 truncate text-xs text-muted">{typeof sub === 'string' ? <SafeText text={sub} /> : sub}</p>}
+
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import { Icon } from '@/components/ui/icons';
+import { SafeText } from '@/components/ui/safe-text';
 
 const PAGE = 100;
 const LONG_STRING = 300;
@@ -13,7 +14,7 @@ function Primitive({ value }: { value: unknown }) {
     const cut = !full && s.length > LONG_STRING;
     return (
       <span className="break-all text-emerald-700 dark:text-emerald-300">
-        {cut ? `${s.slice(0, LONG_STRING)}…` : s}
+        <SafeText text={cut ? `${s.slice(0, LONG_STRING)}…` : s} />
         {cut && (
           <button type="button" className="ml-1 text-accent hover:underline" onClick={() => setFull(true)}>
             +{(s.length - LONG_STRING).toLocaleString('en-US')} chars
@@ -45,7 +46,8 @@ function JsonNode({ name, value, depth }: NodeProps) {
   const isArray = Array.isArray(value);
   const label =
     name === null ? null : (
-      <span className="text-fg">{typeof name === 'number' ? name : JSON.stringify(name)}<span className="text-subtle">: </span></span>
+      <span className="text-fg">{typeof name === 'number' ? name : <SafeText text={JSON.stringify(name)} />}<span className="text-subtle">: </span></span>
+
     );
   if (!isContainer) {
     return (

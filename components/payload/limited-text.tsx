@@ -3,13 +3,15 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { formatBytes } from '@/lib/utils';
+import { SafeText } from '@/components/ui/safe-text';
 
 const FIRST = 64 * 1024;
 const STEP = 256 * 1024;
 
 /**
  * Long text shown a slice at a time: a 10 MB payload in one <pre> would stall layout for
- * seconds. Text only, never markup.
+ * seconds. Text only, never markup; invisible and control characters shown escaped.
+
  */
 export function LimitedText({ text, className }: { text: string; className?: string }) {
   const [shown, setShown] = useState(FIRST);
@@ -17,7 +19,7 @@ export function LimitedText({ text, className }: { text: string; className?: str
   return (
     <div className="flex flex-col">
       <pre data-testid="payload-text" className={className ?? 'max-h-[32rem] overflow-auto p-3 font-mono text-xs leading-relaxed break-all whitespace-pre-wrap'}>
-        {rest > 0 ? text.slice(0, shown) : text}
+        <SafeText text={rest > 0 ? text.slice(0, shown) : text} keepLineBreaks />
       </pre>
       {rest > 0 && (
         <div className="flex items-center gap-2 border-t border-line px-3 py-2 text-xs text-muted">

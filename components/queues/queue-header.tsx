@@ -11,6 +11,7 @@ import { paths } from '@/lib/paths';
 import { errorRate, formatBytes, formatDuration, formatNumber, formatPercent } from '@/lib/utils';
 import { DeleteQueueButton } from './delete-queue-dialog';
 import { PauseToggle } from './pause-toggle';
+import { SafeText } from '@/components/ui/safe-text';
 
 /** The queue's name, health figures and queue-level actions. */
 export function QueueHeader({ qname, stats, readOnly }: { qname: string; stats: QueueStatsDto | undefined; readOnly: boolean }) {
@@ -23,7 +24,8 @@ export function QueueHeader({ qname, stats, readOnly }: { qname: string; stats: 
             Queues /
           </Link>
           <span data-testid="queue-name" className="truncate">
-            {qname}
+            <SafeText text={qname} />
+
           </span>
           {stats?.paused && <Badge tone="amber">paused</Badge>}
         </span>

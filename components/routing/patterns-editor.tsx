@@ -7,6 +7,7 @@ import type { RoutingPatternsDto } from '@/lib/contract/triage';
 import { plural } from '@/components/tasks/task-actions';
 import type { ParsedPatterns } from './parse-patterns';
 import type { PatternsOrigin } from './use-patterns';
+import { SafeText } from '@/components/ui/safe-text';
 
 const PLACEHOLDER = ['email:welcome', 'email', 'report:daily', 'image:'].join('\n');
 
@@ -68,7 +69,8 @@ export function PatternsEditor({ text, origin, parsed, file, error, onChange, on
           </Button>
         )}
       </div>
-      {file?.problem && <p className="text-xs text-danger">{file.problem}</p>}
+      {file?.problem && <p className="text-xs text-danger"><SafeText text={file.problem} /></p>}
+
       <div className="flex flex-col gap-1.5 text-xs text-muted">
         <p>
           Paste what your workers pass to <code className="font-mono text-fg">mux.Handle</code> / <code className="font-mono text-fg">HandleFunc</code>, or

@@ -7,6 +7,7 @@ import { paths } from '@/lib/paths';
 import { TASK_STATES } from '@/lib/url-state';
 import { formatNumber } from '@/lib/utils';
 import { waitingCount, type TypeRow } from './type-rows';
+import { SafeText } from '@/components/ui/safe-text';
 
 export type Route = RoutingExplainDto['routes'][number];
 
@@ -33,12 +34,14 @@ export function RouteRow({ row, route }: { row: TypeRow; route: Route }) {
   return (
     <Fragment>
       <TR className={route.warning ? 'border-b-0' : undefined} data-testid="route-row" data-type={row.taskType} data-match={route.match}>
-        <TD className="py-2 align-top font-mono text-xs break-words">{row.taskType || <span className="text-subtle">(empty type)</span>}</TD>
+        <TD className="py-2 align-top font-mono text-xs break-words">{row.taskType ? <SafeText text={row.taskType} /> : <span
+ className="text-subtle">(empty type)</span>}</TD>
         <TD className="py-2 align-top whitespace-nowrap" title={route.explanation}>
           <MatchBadge row={row} route={route} />
         </TD>
         <TD className="py-2 align-top font-mono text-xs break-words" title={route.explanation}>
-          {route.pattern === null ? <span className="text-subtle">—</span> : JSON.stringify(route.pattern)}
+          {route.pattern === null ? <span className="text-subtle">—</span> : <SafeText text={JSON.stringify(route.pattern)} />}
+
         </TD>
         <TD className="py-2 align-top">
           <Counts row={row} />

@@ -14,6 +14,7 @@ import { schedulerEventsQuery } from '@/lib/query/schedulers';
 import { usePollInterval } from '@/lib/query/use-poll-interval';
 import { formatTimestamp } from '@/lib/utils';
 import { entryQueue } from './entry-queue';
+import { SafeText } from '@/components/ui/safe-text';
 
 const SIZE = 20;
 
@@ -31,7 +32,7 @@ export function EnqueueEventsPanel({ entry, page, onPage }: { entry: Entry; page
       flush
       title={
         <span>
-          Enqueue history · <span className="font-mono">{entry.spec}</span> {entry.taskType}
+          Enqueue history · <span className="font-mono"><SafeText text={entry.spec} /></span> <SafeText text={entry.taskType} />
         </span>
       }
       actions={
@@ -65,7 +66,8 @@ export function EnqueueEventsPanel({ entry, page, onPage }: { entry: Entry; page
                 <TR key={`${ev.taskId}-${ev.enqueuedAt}`}>
                   <TD className="font-mono text-xs">
                     <Link href={paths.task(queue, ev.taskId)} className="hover:underline">
-                      {ev.taskId}
+                      <SafeText text={ev.taskId} />
+
                     </Link>
                   </TD>
                   <TD className="text-muted">{formatTimestamp(ev.enqueuedAt)}</TD>

@@ -5,6 +5,8 @@ import { Badge } from '@/components/ui/badge';
 import { Table, TBody, TD, TH, THead } from '@/components/ui/table';
 import type { SchedulerListDto } from '@/lib/contract/servers';
 import { cn, formatBytes, preview } from '@/lib/utils';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 type Entry = SchedulerListDto['entries'][number];
 
@@ -34,18 +36,19 @@ export function SchedulerEntriesTable({ entries, selected, onSelect }: { entries
             <TD className="font-mono text-xs whitespace-nowrap">{e.spec}</TD>
             <TD className="font-medium">
               <button type="button" className="hover:underline" onClick={() => onSelect(e.id)}>
-                {e.taskType}
+                <SafeText text={e.taskType} />
               </button>
             </TD>
             <TD className="max-w-64 truncate font-mono text-xs text-muted">
-              {e.payloadEncoding === 'base64' ? `binary · ${formatBytes(Math.floor((e.payload.length * 3) / 4))}` : preview(e.payload, 70) || <span className="text-subtle">empty</span>}
+              {e.payloadEncoding === 'base64' ? `binary · ${formatBytes(Math.floor((e.payload.length * 3) / 4))}` : e.payload ? <SafeText text={preview(e.payload, 70)} /> : <span className="text-subtle">empty</span>}
             </TD>
             <TD>
               <div className="flex flex-wrap gap-1">
                 {e.options.map((o) => (
                   <Badge key={o} className="font-mono">
-                    {o}
+                    <SafeText text={o} />
                   </Badge>
+
                 ))}
               </div>
             </TD>
@@ -55,8 +58,9 @@ export function SchedulerEntriesTable({ entries, selected, onSelect }: { entries
             <TD className="whitespace-nowrap text-muted">
               <RelativeTime iso={e.prevEnqueueAt} />
             </TD>
-            <TD className="max-w-40 truncate font-mono text-xs text-muted" title={e.id}>
-              {e.id}
+            <TD className="max-w-40 truncate font-mono text-xs text-muted" title={escapeText(e.id)}>
+              <SafeText text={e.id} />
+
             </TD>
           </tr>
         ))}

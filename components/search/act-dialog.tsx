@@ -1,6 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
+import { ArchiveLimitWarning, useArchiveLimit } from '@/components/tasks/archive-limit-check';
 import { ACTION_LABEL, plural } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -38,7 +39,7 @@ function Done({ flow }: { flow: Extract<ActFlow, { step: 'done' }> }) {
       <p className="text-fg">
         {ACTION_LABEL[flow.action].past} {plural(r.succeeded, 'task')} of {formatNumber(r.matched)} matched.
       </p>
-      {r.trimmed > 0 && <p>asynq&apos;s archive limit removed the {plural(r.trimmed, 'oldest archived task')} to make room.</p>}
+      {r.trimmed > 0 && <p>asynq&apos;s archive limit deleted {plural(r.trimmed, 'older archived task')} to make room.</p>}
       {r.failedCount > 0 && (
         <div>
           <p className="text-danger">{plural(r.failedCount, 'task')} could not be changed (they changed state meanwhile, or are running):</p>
@@ -53,6 +54,34 @@ function Done({ flow }: { flow: Extract<ActFlow, { step: 'done' }> }) {
       )}
       {r.stopped && <p>It was stopped before the end; run it again for the rest.</p>}
     </div>
+  );
+}
+
+/** The count, and for an archive past asynq's archive limit what it deletes and the typed name. */
+function ConfirmStep({ flow, states, close, onConfirm, onClose }: { flow: Extract<ActFlow, { step: 'confirm' }>; states: string[]; close: ReactNode; onConfirm: () => void; onClose: () => void }) {
+  const verb = ACTION_LABEL[flow.action].verb;
+  const archiving = flow.action === 'archive' && flow.count > 0;
+  const limit = useArchiveLimit(archiving ? flow.byQueue : null);
+  const title = flow.count === 0 ? `Nothing to ${verb.toLowerCase()}` : `${verb} ${plural(flow.count, 'matching task')}?`;
+  const footer = (
+    <>
+      {close}
+      {flow.count > 0 && (
+        <Button variant={flow.action === 'delete' || limit.atRisk.length > 0 ? 'danger' : 'primary'} disabled={limit.blocked} onClick={onConfirm} autoFocus>
+          {verb} {formatNumber(flow.count)}
+        </Button>
+      )}
+    </>
+  );
+  return (
+    <Dialog open onClose={onClose} title={title} footer={footer}>
+      <p>
+        {flow.count === 0
+          ? `No ${states.join(', ')} task matches this search.`
+          : <>The {plural(flow.count, 'task')} in {states.join(', ')} that match this search will be {outcome(flow.action)}. The action reads the matches again as it goes, so tasks that change meanwhile may make the final figure differ.{flow.action === 'delete' && ' This cannot be undone.'}</>}
+      </p>
+      {archiving && <ArchiveLimitWarning check={limit} />}
+    </Dialog>
   );
 }
 
@@ -76,24 +105,7 @@ export function ActDialog({ flow, states, onConfirm, onStop, onClose }: Props) {
   if (flow.step === 'counting') {
     body = <Progress progress={flow.progress} label="Counting the matches:" />;
   } else if (flow.step === 'confirm') {
-    title = flow.count === 0 ? `Nothing to ${verb.toLowerCase()}` : `${verb} ${plural(flow.count, 'matching task')}?`;
-    body = (
-      <p>
-        {flow.count === 0
-          ? `No ${states.join(', ')} task matches this search.`
-          : <>The {plural(flow.count, 'task')} in {states.join(', ')} that match this search will be {outcome(flow.action)}. The action reads the matches again as it goes, so tasks that change meanwhile may make the final figure differ.{flow.action === 'delete' && ' This cannot be undone.'}</>}
-      </p>
-    );
-    footer = (
-      <>
-        {close}
-        {flow.count > 0 && (
-          <Button variant={flow.action === 'delete' ? 'danger' : 'primary'} onClick={onConfirm} autoFocus>
-            {verb} {formatNumber(flow.count)}
-          </Button>
-        )}
-      </>
-    );
+    return <ConfirmStep flow={flow} states={states} close={close} onConfirm={onConfirm} onClose={onClose} />;
   } else if (flow.step === 'acting') {
     title = `${verb} ${plural(flow.count, 'task')}…`;
     body = <Progress progress={flow.progress} label="Working:" />;

@@ -3,6 +3,8 @@
 import { Icon } from '@/components/ui/icons';
 import type { FilterPair } from '@/lib/url-state';
 import { chipText } from './filter-kinds';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 /** The filter as removable chips. Same-kind chips match any of them; different kinds all must match. */
 export function FilterChips({ filter, onRemove }: { filter: readonly FilterPair[]; onRemove: (index: number) => void }) {
@@ -17,12 +19,13 @@ export function FilterChips({ filter, onRemove }: { filter: readonly FilterPair[
           >
             <span className="text-muted">{field}</span>
             <span className="text-subtle">{op}</span>
-            <span className="max-w-72 truncate font-medium" title={value}>
-              {value === '' ? '""' : value}
+            <span className="max-w-72 truncate font-medium" title={escapeText(value)}>
+              {value === '' ? '""' : <SafeText text={value} />}
             </span>
             <button
               type="button"
-              aria-label={`Remove filter ${field} ${op} ${value}`}
+              aria-label={escapeText(`Remove filter ${field} ${op} ${value}`)}
+
               onClick={() => onRemove(i)}
               className="grid size-5 place-items-center rounded text-subtle hover:bg-hover hover:text-fg"
             >

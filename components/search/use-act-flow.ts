@@ -11,14 +11,15 @@ import { useSearchAct, type ActProgress } from '@/lib/query/search';
 export type ActFlow =
   | { step: 'idle' }
   | { step: 'counting'; action: BulkAction; progress: ActProgress | null }
-  | { step: 'confirm'; action: BulkAction; count: number; scanned: number; total: number }
+  | { step: 'confirm'; action: BulkAction; count: number; byQueue: Record<string, number>; scanned: number; total: number }
   | { step: 'acting'; action: BulkAction; count: number; progress: ActProgress | null }
   | { step: 'done'; action: BulkAction; result: SearchActResultDto }
   | { step: 'stopped'; action: BulkAction; progress: ActProgress | null; during: 'count' | 'act' }
   | { step: 'error'; action: BulkAction; error: unknown };
 
 function report(action: BulkAction, r: SearchActResultDto) {
-  const done = `${ACTION_LABEL[action].past} ${plural(r.succeeded, 'task')}`;
+  const trimmed = r.trimmed > 0 ? `; asynq's archive limit deleted ${plural(r.trimmed, 'older archived task')}` : '';
+  const done = `${ACTION_LABEL[action].past} ${plural(r.succeeded, 'task')}${trimmed}`;
   if (r.failedCount === 0) toast(done, 'success');
   else toast(`${done}; ${plural(r.failedCount, 'task')} could not be changed.`, 'error');
 }
@@ -50,7 +51,7 @@ export function useActFlow(filter: QueryPairs) {
       {
         onSuccess: (r) => {
           if (!r.preview) report(action, r);
-          unlessClosed(() => (r.preview ? { step: 'confirm', action, count: r.count, scanned: r.scanned, total: r.total } : { step: 'done', action, result: r }));
+          unlessClosed(() => (r.preview ? { step: 'confirm', action, count: r.count, byQueue: r.byQueue, scanned: r.scanned, total: r.total } : { step: 'done', action, result: r }));
         },
         onError: (error) =>
           unlessClosed((f) =>

@@ -8,6 +8,8 @@ import { Table, TBody, TD, TH, THead } from '@/components/ui/table';
 import type { ServerListDto } from '@/lib/contract/servers';
 import { cn } from '@/lib/utils';
 import { WorkersTable } from './workers-table';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 type Server = ServerListDto['servers'][number];
 
@@ -31,7 +33,7 @@ function Queues({ s }: { s: Server }) {
     <div className="flex flex-wrap gap-1">
       {entries.map(([q, p]) => (
         <Badge key={q} title={`priority ${p}`}>
-          {q}
+          <SafeText text={q} />
           <span className="text-subtle">{p}</span>
         </Badge>
       ))}
@@ -65,7 +67,7 @@ export function ServersTable({ servers, open, onToggle }: { servers: Server[]; o
                 <TD className="pr-0 text-subtle">
                   <Icon name={expanded ? 'chevronDown' : 'chevronRight'} size={12} />
                 </TD>
-                <TD className="font-medium">{s.host}</TD>
+                <TD className="font-medium"><SafeText text={s.host} /></TD>
                 <TD className="tabular">{s.pid}</TD>
                 <TD>
                   <Badge tone={s.status === 'active' ? 'green' : s.status === 'stopped' ? 'amber' : 'neutral'}>{s.status}</Badge>
@@ -79,8 +81,9 @@ export function ServersTable({ servers, open, onToggle }: { servers: Server[]; o
                 <TD className="whitespace-nowrap text-muted">
                   <RelativeTime iso={s.startedAt} />
                 </TD>
-                <TD className="max-w-40 truncate font-mono text-xs text-muted" title={s.id}>
-                  {s.id}
+                <TD className="max-w-40 truncate font-mono text-xs text-muted" title={escapeText(s.id)}>
+                  <SafeText text={s.id} />
+
                 </TD>
               </tr>
               {expanded && (

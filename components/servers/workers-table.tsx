@@ -2,6 +2,8 @@ import { Link } from '@/components/ui/link';
 import { RelativeTime } from '@/components/common/relative-time';
 import type { ServerListDto } from '@/lib/contract/servers';
 import { paths } from '@/lib/paths';
+import { SafeText } from '@/components/ui/safe-text';
+import { escapeText } from '@/lib/display-text';
 
 type Worker = ServerListDto['servers'][number]['workers'][number];
 
@@ -23,14 +25,15 @@ export function WorkersTable({ workers }: { workers: Worker[] }) {
         {workers.map((w) => (
           <tr key={w.taskId} className="border-t border-line">
             <td className="max-w-56 truncate px-3 py-1.5 font-mono text-xs">
-              <Link href={paths.task(w.queue, w.taskId)} className="hover:underline" title={w.taskId}>
-                {w.taskId}
+              <Link href={paths.task(w.queue, w.taskId)} className="hover:underline" title={escapeText(w.taskId)}>
+                <SafeText text={w.taskId} />
               </Link>
             </td>
-            <td className="px-3 py-1.5">{w.taskType}</td>
+            <td className="px-3 py-1.5"><SafeText text={w.taskType} /></td>
             <td className="px-3 py-1.5">
               <Link href={paths.queue(w.queue, { state: 'active' })} className="hover:underline">
-                {w.queue}
+                <SafeText text={w.queue} />
+
               </Link>
             </td>
             <td className="px-3 py-1.5 text-muted">

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { cn } from '@/lib/utils';
+import { SafeText } from '@/components/ui/safe-text';
 
 /**
  * A two-column list of labelled values. `mono` is for raw key/value text (a task's headers):
@@ -15,7 +16,10 @@ export function FieldList({ fields, mono = false }: { fields: [string, ReactNode
     >
       {fields.map(([label, value]) => (
         <div key={label} className="contents">
-          <dt className={cn('text-muted', mono && 'break-all')}>{label}</dt>
+          <dt className={cn('text-muted', mono && 'break-all')}>
+            <SafeText text={label} />
+          </dt>
+
           <dd className={mono ? 'break-all' : 'min-w-0 break-words'}>{value}</dd>
         </div>
       ))}

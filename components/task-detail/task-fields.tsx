@@ -9,6 +9,7 @@ import { paths } from '@/lib/paths';
 import { formatDuration, formatTimestamp } from '@/lib/utils';
 import { StateBadge } from '@/components/tasks/state-badge';
 import { FieldList } from './field-list';
+import { SafeText } from '@/components/ui/safe-text';
 
 const none = <span className="text-subtle">—</span>;
 
@@ -28,10 +29,11 @@ export function TaskFields({ task }: { task: TaskDto }) {
       <FieldList
         fields={[
           ['State', <span key="s" className="flex items-center gap-1.5"><StateBadge state={task.state} />{task.isOrphaned && <Badge tone="red">orphaned: lease expired</Badge>}</span>],
-          ['Queue', <Link key="q" href={paths.queue(task.queue, { state: task.state })} className="text-accent hover:underline">{task.queue}</Link>],
-          ['Group', task.group ?? none],
+          ['Queue', <Link key="q" href={paths.queue(task.queue, { state: task.state })} className="text-accent hover:underline"><SafeText text={task.queue} /></Link>],
+          ['Group', task.group !== null ? <SafeText key="g" text={task.group} /> : none],
           ['Retried', <span key="r" className="tabular">{task.retried} of {task.maxRetry}</span>],
-          ['Last error', task.lastError ? <span key="e" className="font-mono text-xs break-all whitespace-pre-wrap text-danger">{task.lastError}</span> : none],
+          ['Last error', task.lastError ? <span key="e" className="font-mono text-xs break-all whitespace-pre-wrap text-danger"><SafeText text={task.lastError} keepLineBreaks /></span> : none],
+
           ['Last failed', <When key="lf" iso={task.lastFailedAt} />],
           ['Next attempt', task.state === 'pending' ? <span key="n">ready: waiting for a worker</span> : task.state === 'active' ? <span key="n">running now</span> : <When key="n" iso={task.nextProcessAt} />],
           ['Timeout', task.timeoutSeconds > 0 ? formatDuration(task.timeoutSeconds) : none],

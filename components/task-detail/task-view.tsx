@@ -23,6 +23,7 @@ import { TaskActionsBar } from './task-actions-bar';
 import { TaskFields } from './task-fields';
 import { TaskReuseActions } from './task-reuse-actions';
 import { UniqueLockPanel } from './unique-lock-panel';
+import { SafeText } from '@/components/ui/safe-text';
 
 /** Everything about one task. Polling stops once it is completed or archived. */
 export function TaskView({ qname, taskId }: { qname: string; taskId: string }) {
@@ -31,7 +32,7 @@ export function TaskView({ qname, taskId }: { qname: string; taskId: string }) {
   const { data: task, error, isPending, refetch, dataUpdatedAt } = useQuery({ ...taskQuery(qname, taskId), ...poll });
   const back = (
     <Link href={paths.queue(qname)} className="inline-flex items-center gap-1 text-xs text-muted hover:text-fg">
-      <Icon name="arrowLeft" size={12} /> {qname}
+      <Icon name="arrowLeft" size={12} /> <SafeText text={qname} />
     </Link>
   );
   if (isPending) return <>{back}<Skeleton className="h-8 w-72" /><Skeleton className="h-64 w-full" /></>;
@@ -51,11 +52,11 @@ export function TaskView({ qname, taskId }: { qname: string; taskId: string }) {
     <>
       {back}
       <PageHeader
-        title={<span data-testid="task-type">{task.type || task.id}</span>}
+        title={<span data-testid="task-type"><SafeText text={task.type || task.id} /></span>}
         meta={
           <>
             <StateBadge state={task.state} />
-            <code className="font-mono break-all" data-testid="task-id">{task.id}</code>
+            <code className="font-mono break-all" data-testid="task-id"><SafeText text={task.id} /></code>
             <CopyButton text={task.id} label="Copy ID" />
           </>
         }
@@ -71,7 +72,8 @@ export function TaskView({ qname, taskId }: { qname: string; taskId: string }) {
       <TaskNotFoundCallout task={task} />
       {task.problem && (
         <div role="alert" className="rounded-lg border border-danger/30 bg-danger-soft px-3 py-2 text-[13px] text-danger">
-          This task&apos;s record cannot be read: {task.problem}
+          This task&apos;s record cannot be read: <SafeText text={task.problem} />
+
         </div>
       )}
       <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_400px]">

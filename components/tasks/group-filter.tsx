@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Select } from '@/components/ui/select';
 import { queueGroupsQuery } from '@/lib/query/queues';
 import { usePollInterval } from '@/lib/query/use-poll-interval';
+import { escapeText } from '@/lib/display-text';
 
 /** Narrows the aggregating tab to one group. */
 export function GroupFilter({ qname, group, onChange }: { qname: string; group: string | undefined; onChange: (g: string | undefined) => void }) {
@@ -15,10 +16,11 @@ export function GroupFilter({ qname, group, onChange }: { qname: string; group: 
       Group
       <Select value={group ?? ''} onChange={(e) => onChange(e.target.value || undefined)} aria-label="Aggregation group">
         <option value="">All groups ({groups.length})</option>
-        {group && !groups.some((g) => g.group === group) && <option value={group}>{group}</option>}
+        {group && !groups.some((g) => g.group === group) && <option value={group}>{escapeText(group)}</option>}
         {groups.map((g) => (
           <option key={g.group} value={g.group}>
-            {g.group} ({g.size})
+            {escapeText(g.group)} ({g.size})
+
           </option>
         ))}
       </Select>

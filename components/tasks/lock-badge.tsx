@@ -7,6 +7,7 @@ import { Icon } from '@/components/ui/icons';
 import type { UniqueLockDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
 import { formatDuration } from '@/lib/utils';
+import { escapeText } from '@/lib/display-text';
 
 /** Seconds a lock has left now, from its TTL when it was read (`fetchedAt`, epoch ms). */
 export function useLockRemaining(lock: UniqueLockDto, fetchedAt: number): number | null {
@@ -23,7 +24,7 @@ export function useLockRemaining(lock: UniqueLockDto, fetchedAt: number): number
 export function LockBadge({ lock, fetchedAt, qname }: { lock: UniqueLockDto; fetchedAt: number; qname: string }) {
   const left = useLockRemaining(lock, fetchedAt);
   if (left === null || (left === 0 && lock.ttlSeconds !== -1)) {
-    return <Badge title={lock.key}>lock gone</Badge>;
+    return <Badge title={escapeText(lock.key)}>lock gone</Badge>;
   }
   const ttl = left < 0 ? 'no expiry' : formatDuration(left);
   const other = !lock.ownedByThisTask;
@@ -31,7 +32,8 @@ export function LockBadge({ lock, fetchedAt, qname }: { lock: UniqueLockDto; fet
     <Link
       href={paths.queueLocks(qname, { key: lock.key })}
       aria-label={other ? 'Unique lock (held by another task)' : 'Unique lock'}
-      title={other ? `${lock.key} is held by ${lock.holderId ?? 'another task'}` : lock.key}
+      title={escapeText(other ? `${lock.key} is held by ${lock.holderId ?? 'another task'}` : lock.key)}
+
       className="inline-flex rounded hover:opacity-80"
     >
       <Badge tone={other ? 'amber' : 'violet'}>

@@ -3,10 +3,12 @@
 import { Link } from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
 import { Icon } from '@/components/ui/icons';
+import { SafeText } from '@/components/ui/safe-text';
 import { TD } from '@/components/ui/table';
 import type { TaskDto, TaskStateDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
 import type { TaskAction } from '@/lib/contract/task-actions';
+import { escapeText } from '@/lib/display-text';
 import { cn, formatBytes, preview } from '@/lib/utils';
 import { LockBadge } from './lock-badge';
 import { StateBadge } from './state-badge';
@@ -31,7 +33,7 @@ interface Props {
 function PayloadPreview({ task }: { task: TaskDto }) {
   if (task.payloadSize === 0) return <span className="text-subtle">empty</span>;
   if (task.payloadEncoding === 'base64') return <span className="text-subtle">binary · {formatBytes(task.payloadSize)}</span>;
-  return <span title={task.payloadTruncated ? `${formatBytes(task.payloadSize)}, preview cut` : undefined}>{preview(task.payload, 90)}</span>;
+  return <span title={task.payloadTruncated ? `${formatBytes(task.payloadSize)}, preview cut` : undefined}><SafeText text={preview(task.payload, 90)} /></span>;
 }
 
 /**
@@ -54,19 +56,19 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
     >
       {actions && (
         <TD className="w-8 pr-0">
-          <input type="checkbox" aria-label={`Select task ${task.id}`} checked={selected} onChange={onToggle} className="accent-[var(--accent)]" />
+          <input type="checkbox" aria-label={`Select task ${escapeText(task.id)}`} checked={selected} onChange={onToggle} className="accent-[var(--accent)]" />
         </TD>
       )}
       <TD className="max-w-36 font-mono text-xs">
-        <Link href={paths.task(task.queue, task.id)} className="block truncate hover:underline" title={task.id}>
-          {task.id}
+        <Link href={paths.task(task.queue, task.id)} className="block truncate hover:underline" title={escapeText(task.id)}>
+          <SafeText text={task.id} />
         </Link>
       </TD>
       {showPlace && (
         <>
-          <TD className="max-w-32 truncate" title={task.queue}>
+          <TD className="max-w-32 truncate" title={escapeText(task.queue)}>
             <Link href={paths.queue(task.queue, { state: task.state })} className="hover:underline">
-              {task.queue}
+              <SafeText text={task.queue} />
             </Link>
           </TD>
           <TD>
@@ -78,15 +80,15 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
         <TD colSpan={6} className="text-danger">
           <span className="flex items-center gap-1.5">
             <Icon name="alert" size={13} />
-            <span className="truncate" title={task.problem}>
-              Unreadable task: {task.problem}
+            <span className="truncate" title={escapeText(task.problem)}>
+              Unreadable task: <SafeText text={task.problem} />
             </span>
           </span>
         </TD>
       ) : (
         <>
-          <TD className="max-w-44 truncate font-medium" title={task.type}>
-            {task.type}
+          <TD className="max-w-44 truncate font-medium" title={escapeText(task.type)}>
+            <SafeText text={task.type} />
           </TD>
           <TD className="max-w-64 truncate font-mono text-xs text-muted">
             <PayloadPreview task={task} />
@@ -95,8 +97,9 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
             <span className={task.retried > 0 ? 'text-warning' : 'text-subtle'}>{task.retried}</span>
             <span className="text-subtle"> / {task.maxRetry}</span>
           </TD>
-          <TD className="max-w-56 truncate text-xs text-danger" title={task.lastError}>
-            {task.lastError || <span className="text-subtle">—</span>}
+          <TD className="max-w-56 truncate text-xs text-danger" title={escapeText(task.lastError)}>
+            {task.lastError ? <SafeText text={preview(task.lastError, 200)} /> : <span className="text-subtle">—</span>}
+
           </TD>
           <TD className="whitespace-nowrap text-muted">
             <TaskWhen task={task} state={state} />

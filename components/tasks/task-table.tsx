@@ -20,6 +20,7 @@ import { TaskTablePagination } from './task-table-pagination';
 import { WHEN_HEADER } from './task-when';
 import { useSelection } from './use-selection';
 import { useTableKeyboard } from './use-table-keyboard';
+import { SafeText } from '@/components/ui/safe-text';
 
 interface Props {
   qname: string;
@@ -70,7 +71,8 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
       )}
       {tasks.length === 0 ? (
         <EmptyState title={`No ${view.state} tasks`}>
-          {view.page > 1 ? 'This page is past the end of the list.' : `Nothing in ${view.state}${view.group ? ` for group ${view.group}` : ''} right now.`}
+          {view.page > 1 ? 'This page is past the end of the list.' : <SafeText text={`Nothing in ${view.state}${view.group ? ` for group ${view.group}` : ''} right now.`} />}
+
         </EmptyState>
       ) : (
         <div className="overflow-x-auto">

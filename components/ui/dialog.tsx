@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, type ReactNode } from 'react';
 import { cn } from '@/lib/utils';
+import { SafeText } from '@/components/ui/safe-text';
 
 interface DialogProps {
   open: boolean;
@@ -36,7 +37,8 @@ export function Dialog({ open, onClose, title, children, footer, className }: Di
     >
       {open && (
         <div className="flex flex-col">
-          <h2 className="px-4 pt-4 text-sm font-semibold">{title}</h2>
+          <h2 className="px-4 pt-4 text-sm font-semibold">{typeof title === 'string' ? <SafeText text={title} /> : title}</h2>
+
           <div className="px-4 py-3 text-[13px] text-muted">{children}</div>
           {footer && <div className="flex justify-end gap-2 border-t border-line bg-bg-subtle px-4 py-3">{footer}</div>}
         </div>

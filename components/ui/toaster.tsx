@@ -2,6 +2,7 @@
 
 import { useSyncExternalStore } from 'react';
 import { cn } from '@/lib/utils';
+import { SafeText } from '@/components/ui/safe-text';
 
 type Tone = 'info' | 'error' | 'success';
 interface Toast {
@@ -48,7 +49,8 @@ export function Toaster() {
           )}
         >
           <span className={cn('mt-1.5 size-1.5 shrink-0 rounded-full', t.tone === 'error' ? 'bg-danger' : t.tone === 'success' ? 'bg-success' : 'bg-accent')} />
-          <span className="min-w-0 flex-1 break-words">{t.text}</span>
+          <span className="min-w-0 flex-1 break-words"><SafeText text={t.text} /></span>
+
           <button type="button" aria-label="Dismiss" onClick={() => dismiss(t.id)} className="text-subtle hover:text-fg">
             ×
           </button>

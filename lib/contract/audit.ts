@@ -25,6 +25,8 @@ export const auditRecordSchema = z.object({
   status: z.number(),
   /** The error code when failed (`redis_unavailable`…), else null. */
   code: z.string().nullable(),
+  /** Archived tasks asynq's archive limit deleted to make room (bulk and search archive only). */
+  trimmed: z.number().optional(),
   /**
    * The fields that were cut to fit the record's bound, each with its original length in
    * characters (UTF-16 code units): `{ "path": 412345, "target.type": 1048576 }`. A cut value

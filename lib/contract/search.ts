@@ -181,7 +181,13 @@ const progressFields = {
   stopped: z.boolean(),
 };
 
-export const searchPreviewSchema = z.object({ preview: z.literal(true), count: z.number(), ...progressFields });
+export const searchPreviewSchema = z.object({
+  preview: z.literal(true),
+  count: z.number(),
+  /** The count per queue, for checking an archive against each queue's archive limit. */
+  byQueue: z.record(z.string(), z.number()),
+  ...progressFields,
+});
 export const searchActResultSchema = z.object({
   preview: z.literal(false),
   matched: z.number(),

@@ -21,6 +21,7 @@ const mutations = () => import('@/lib/contract/mutations');
 const search = () => import('@/lib/contract/search');
 const diagnostics = () => import('@/lib/contract/diagnostics');
 const triage = () => import('@/lib/contract/triage');
+const archiveForecast = () => import('@/lib/contract/archive-forecast');
 
 export const contracts = {
   health: () => servers().then((m) => m.healthSchema),
@@ -28,6 +29,7 @@ export const contracts = {
   queueStats: () => queues().then((m) => m.queueStatsSchema),
   history: () => queues().then((m) => m.historySchema),
   groups: () => queues().then((m) => m.groupListSchema),
+  archiveForecast: () => archiveForecast().then((m) => m.archiveForecastSchema),
   taskList: () => tasks().then((m) => m.taskListSchema),
   task: () => tasks().then((m) => m.taskSchema),
   servers: () => servers().then((m) => m.serverListSchema),

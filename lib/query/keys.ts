@@ -20,6 +20,7 @@ export const queryKeys = {
     detail: (qname: string) => [...queryKeys.queues.all, 'detail', qname] as const,
     history: (qname: string, days: number) => [...queryKeys.queues.all, 'history', qname, { days }] as const,
     groups: (qname: string) => [...queryKeys.queues.all, 'groups', qname] as const,
+    archiveForecast: (qname: string, adding: number) => [...queryKeys.queues.all, 'archive-forecast', qname, { adding }] as const,
   },
   tasks: {
     all: ['tasks'] as const,

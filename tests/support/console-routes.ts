@@ -4,6 +4,7 @@
  * first: the modules read them on their first request, and Vitest gives every file a module
  * graph of its own. A case that needs other settings in the same file takes the routes that
  * freshConsole() returns (a reset module graph, a new connection).
+    archiveForecast: await import('@/app/api/queues/[qname]/archive-forecast/route'),
  */
 import type { Redis } from 'ioredis';
 import { testRedisUrl, useTestRedis } from './test-redis';
@@ -39,12 +40,14 @@ export async function consoleRoutes() {
     schedulers: await import('@/app/api/schedulers/route'),
     events: await import('@/app/api/schedulers/[entryId]/events/route'),
     redis: await import('@/app/api/redis/route'),
+    archiveForecast: await import('@/app/api/queues/[qname]/archive-forecast/route'),
     health: await import('@/app/api/health/route'),
     live: await import('@/app/api/health/live/route'),
     metrics: await import('@/app/api/metrics/route'),
     audit: await import('@/app/api/audit/route'),
     login: await import('@/app/api/auth/login/route'),
     logout: await import('@/app/api/auth/logout/route'),
+    logoutEverywhere: await import('@/app/api/auth/logout-everywhere/route'),
     me: await import('@/app/api/auth/me/route'),
   };
 }

@@ -24,6 +24,7 @@ import { createFailureScan, type FailureScanOptions } from '../triage/failure-sc
 import type { FailedState } from '../triage/failure-groups';
 import { assertRerunTarget, rerunNotFound, type RerunOptions } from '../triage/rerun';
 import { createTypeCensus, type TypeCensusOptions } from '../triage/type-census';
+import { forecastArchive } from './archive-forecast';
 import { listGroups } from './groups';
 import { assertQueueExists, getQueueHistory, getQueueStats, listQueueNames, listQueueStats } from './queues';
 import { getRedisInfo } from './redis-info';
@@ -51,6 +52,7 @@ export function createInspector(redis: RedisClient, { clock = systemClock }: { c
     schedulerEntries: () => listSchedulerEntries(redis, now()),
     schedulerEvents: (entryId: string, page: PageParams) => listSchedulerEvents(redis, entryId, page),
     redisInfo: () => getRedisInfo(redis),
+    archiveForecast: (qname: string, adding: number) => forecastArchive(redis, qname, adding, now()),
 
     // Enqueueing, as asynq's Client does.
     enqueue: (task: NewTask, opts: EnqueueOptions) => enqueueTask(redis, task, opts, now()),

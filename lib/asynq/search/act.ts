@@ -50,6 +50,8 @@ export interface ActResult extends ActProgress {
   failures: ActFailure[];
   /** Tasks asynq's archive limit removed to make room (archive only). */
   trimmed: number;
+  /** Preview only: the matches per queue, so an archive can be checked against each queue's limit. */
+  matchedByQueue: Record<string, number>;
   /** The signal stopped it before the end. */
   stopped: boolean;
 }
@@ -76,10 +78,15 @@ interface Run {
   apply(queue: string, state: string, ids: string[]): Promise<number>;
 }
 
+function countMatch(out: ActResult, queue: string): void {
+  out.matchedByQueue[queue] = (out.matchedByQueue[queue] ?? 0) + 1;
+}
+
 /** The ID fast path: at most one task per queue, looked up directly. */
 async function actById(run: Run, id: string): Promise<void> {
   const { found, examined } = await findById(run.redis, id, run.queues, run.states, false, run.predicate, run.now());
   Object.assign(run.out, { scanned: examined, total: examined, matched: found.length });
+  if (run.preview) for (const { info } of found) countMatch(run.out, info.queue);
   for (const { info } of found) await run.apply(info.queue, info.state, [info.id]);
 }
 
@@ -108,7 +115,10 @@ async function actByScan(run: Run): Promise<void> {
         }
         if (!run.predicate(row, nowSec)) return 'next';
         out.matched++;
-        if (run.preview) return 'next';
+        if (run.preview) {
+          countMatch(out, s.queue);
+          return 'next';
+        }
         ids.push(row.id.toString('utf8'));
         return ids.length >= ACT_CHUNK ? 'stop' : 'next';
       },
@@ -132,7 +142,7 @@ export async function actOnMatches(redis: RedisClient, filter: SearchFilter, act
   const states = actionableStates(filter, action);
   const queues = await scanQueues(redis, 'searchTasks', filter.queues);
   const now = opts.now ?? (() => new Date());
-  const out: ActResult = { scanned: 0, total: 0, matched: 0, succeeded: 0, failed: 0, failures: [], trimmed: 0, stopped: false };
+  const out: ActResult = { scanned: 0, total: 0, matched: 0, succeeded: 0, failed: 0, failures: [], trimmed: 0, matchedByQueue: Object.create(null) as Record<string, number>, stopped: false };
   const run: Run = {
     redis, queues, states, predicate: compilePredicate(filter), preview, opts, now, out,
     async apply(queue, state, ids) {

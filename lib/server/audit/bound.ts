@@ -44,6 +44,7 @@ function cutRecord(rec: AuditRecordDto, limit: number): AuditRecordDto {
     status: rec.status,
     code: rec.code === null ? null : field('code', rec.code),
   };
+  if (rec.trimmed !== undefined) out.trimmed = rec.trimmed;
   if (Object.keys(cut).length > 0) out.cut = cut;
   return out;
 }

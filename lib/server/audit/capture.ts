@@ -34,6 +34,17 @@ export function affectedCount(status: number, body: unknown): number {
   return 1;
 }
 
+/**
+ * Archived tasks asynq's archive limit deleted to make room, from the `trimmed` of a bulk or
+ * search-act result (exact: every trimming script call reports what it removed, by age or by
+ * size); undefined for any other answer, so the record carries it only where it can be known.
+ */
+export function trimmedCount(status: number, body: unknown): number | undefined {
+  if (status < 200 || status >= 300) return undefined;
+  const b = asFields(body);
+  return b.preview !== true && typeof b.trimmed === 'number' ? b.trimmed : undefined;
+}
+
 const errorCode = (body: unknown): string | null => {
   const code = asFields(asFields(body).error).code;
   return typeof code === 'string' ? code : null;
@@ -72,7 +83,7 @@ async function rawBody(req: Request): Promise<unknown> {
  * is written when the stream ends, with the count of the final `{"result":…}` line (or the code
  * of an `{"error":…}` line), or with code `client_closed` when the client went away first.
  */
-function tapStream(res: Response, done: (count: number, code: string | null) => Promise<void>): Response {
+function tapStream(res: Response, done: (count: number, code: string | null, trimmed?: number) => Promise<void>): Response {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let pending = '';
@@ -103,12 +114,12 @@ function tapStream(res: Response, done: (count: number, code: string | null) => 
       }
       see('\n');
       const v = asFields(last);
-      await done(v.result ? affectedCount(200, v.result) : 0, v.error ? errorCode(v) : v.result ? null : 'incomplete');
+      await done(v.result ? affectedCount(200, v.result) : 0, v.error ? errorCode(v) : v.result ? null : 'incomplete', trimmedCount(200, v.result));
       controller.close();
     },
     async cancel(reason) {
       await reader.cancel(reason);
-      await done(last ? affectedCount(200, asFields(last).result) : 0, 'client_closed');
+      await done(last ? affectedCount(200, asFields(last).result) : 0, 'client_closed', last ? trimmedCount(200, asFields(last).result) : undefined);
     },
   });
   return new Response(stream, { status: res.status, statusText: res.statusText, headers: res.headers });
@@ -150,11 +161,11 @@ export async function audited(req: Request, user: Principal, seen: Seen, res: Re
     path,
     target: auditTarget({ params: seen.params, query: Object.fromEntries(url.searchParams), body }),
   };
-  const write = (count: number, code: string | null, status = res.status) =>
-    writeAudit({ at: new Date().toISOString(), ...base, count, status, code } satisfies AuditRecordDto);
+  const write = (count: number, code: string | null, trimmed: number | undefined, status = res.status) =>
+    writeAudit({ at: new Date().toISOString(), ...base, count, status, code, ...(trimmed === undefined ? {} : { trimmed }) } satisfies AuditRecordDto);
   const type = res.headers.get('content-type') ?? '';
-  if (type.includes('application/x-ndjson') && res.body) return tapStream(res, (count, code) => write(count, code));
+  if (type.includes('application/x-ndjson') && res.body) return tapStream(res, (count, code, trimmed) => write(count, code, trimmed));
   const parsed = await jsonAnswer(res);
-  await write(affectedCount(res.status, parsed), res.ok ? null : (errorCode(parsed) ?? `http_${res.status}`));
+  await write(affectedCount(res.status, parsed), res.ok ? null : (errorCode(parsed) ?? `http_${res.status}`), trimmedCount(res.status, parsed));
   return res;
 }

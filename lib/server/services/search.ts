@@ -30,7 +30,7 @@ export async function search(q: SearchQuery, signal: AbortSignal): Promise<Searc
 
 function toDto(r: ActResult, preview: boolean): SearchPreviewDto | SearchActResultDto {
   const progress = { scanned: r.scanned, total: r.total, stopped: r.stopped };
-  if (preview) return { preview: true, count: r.matched, ...progress };
+  if (preview) return { preview: true, count: r.matched, byQueue: r.matchedByQueue, ...progress };
   return {
     preview: false,
     matched: r.matched,

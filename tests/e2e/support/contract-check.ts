@@ -5,6 +5,7 @@
  */
 import type { Page, Response } from 'playwright-core';
 import type { z } from 'zod';
+import { archiveForecastSchema } from '../../../lib/contract/archive-forecast';
 import { errorBodySchema } from '../../../lib/contract/common';
 import { duplicatesReportSchema, lockListSchema, resolveDuplicatesResult } from '../../../lib/contract/diagnostics';
 import { batchEnqueueResultSchema, bulkResultSchema, enqueueCheckSchema } from '../../../lib/contract/mutations';
@@ -23,6 +24,7 @@ const RULES: Rule[] = [
   ['GET', new RegExp(`^/api/queues/${SEG}$`), queueStatsSchema],
   ['GET', new RegExp(`^/api/queues/${SEG}/history$`), historySchema],
   ['GET', new RegExp(`^/api/queues/${SEG}/groups$`), groupListSchema],
+  ['GET', new RegExp(`^/api/queues/${SEG}/archive-forecast$`), archiveForecastSchema],
   ['GET', new RegExp(`^/api/queues/${SEG}/tasks$`), taskListSchema],
   ['GET', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}$`), taskSchema],
   ['POST', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}/(run|archive)$`), taskSchema],

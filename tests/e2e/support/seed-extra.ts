@@ -11,6 +11,7 @@ import * as k from '../../../lib/asynq/keys';
 import { SchedulerEnqueueEventSchema, SchedulerEntrySchema } from '../../../lib/asynq/proto/gen/asynq_pb';
 import { json, newTaskMessage } from '../../../lib/asynq/testutil/factories';
 import { seedLock, seedPending, seedZset } from '../../../lib/asynq/testutil/seed';
+import { seedDisplay } from './seed-display';
 import { seedFinder, type FinderSeed } from './seed-finder';
 import { seedTriage, type TriageSeed } from './seed-triage';
 import { seedUniqueness, type UniquenessSeed } from './seed-uniqueness';
@@ -86,6 +87,7 @@ export async function seedExtra(redis: Redis): Promise<Seeded> {
   const uniqueness = await seedUniqueness(redis);
   const finder = await seedFinder(redis);
   const triage = await seedTriage(redis);
+  await seedDisplay(redis);
   return { triage, finder, xssTaskId: xss.id, lockedOutId: lockedOut.id, lockHolderId: holder.id, bigTaskId: big.id, bigPayloadBytes, scheduledIds, archivedId: archived.id, uniqueness };
 }
 

@@ -135,7 +135,7 @@ describe('acting in chunks while the scan goes on', () => {
     expect(status).toBe(200);
     const lines = text.trim().split('\n').map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.progress).map((l) => l.progress.scanned)).toEqual([10_000, 20_000, 25_000]);
-    expect(lines.at(-1)).toEqual({ result: { preview: true, count: 12_500, scanned: 25_000, total: 25_000, stopped: false } });
+    expect(lines.at(-1)).toEqual({ result: { preview: true, count: 12_500, byQueue: { c: 12_500 }, scanned: 25_000, total: 25_000, stopped: false } });
   });
 
   it('rejects what cannot be done, naming the field', async () => {

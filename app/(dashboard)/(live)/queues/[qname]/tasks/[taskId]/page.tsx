@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { TaskView } from '@/components/task-detail/task-view';
 import { decodeSegment } from '@/lib/paths';
+import { escapeText } from '@/lib/display-text';
 
 interface Props {
   /** Still percent-encoded: see decodeSegment. */
@@ -14,7 +15,8 @@ async function names(params: Props['params']) {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { qname, taskId } = await names(params);
-  return { title: `${taskId} · ${qname}` };
+  return { title: escapeText(`${taskId} · ${qname}`) };
+
 }
 
 export default async function TaskPage({ params }: Props) {
