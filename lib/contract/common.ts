@@ -41,6 +41,29 @@ export const queueName = z
   .string()
   .refine((s) => s.trim().length > 0, 'queue name must contain one or more characters');
 
+/** The longest queue name the console writes keys under, in bytes of UTF-8. */
+export const MAX_QUEUE_NAME_BYTES = 256;
+
+/** Why a queue name is refused on a write; the text of the 400. */
+export const QUEUE_NAME_RULE =
+  `a queue name must not be blank, must not contain "{" or "}" (they break asynq's key layout asynq:{<queue>}:…), ` +
+  `control characters or unpaired surrogates, and must be at most ${MAX_QUEUE_NAME_BYTES} bytes of UTF-8`;
+
+// Braces, C0/DEL/C1 controls, a lone surrogate half: the core's rule (lib/asynq/queue-name.ts),
+// spelled again because the contract may not import the core; a test holds the two together.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_QUEUE_NAME = /[{}\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * A queue name the console may create keys for (enqueue, batch items, re-run targets):
+ * stricter than asynq, which only refuses blank names, because a brace in the name lets the
+ * keys of one queue read as another's. Reads and deletes take {@link queueName}.
+ */
+export const writableQueueName = queueName.refine(
+  (s) => s.trim().length === 0 || (!UNSAFE_IN_QUEUE_NAME.test(s) && new TextEncoder().encode(s).length <= MAX_QUEUE_NAME_BYTES),
+  QUEUE_NAME_RULE,
+);
+
 /** A whole number parsed from a query string. */
 export const intParam = (name: string, min: number, max?: number) =>
   z.coerce
@@ -56,3 +79,5 @@ export const pageQuery = (maxSize: number, defaultSize: number) => ({
 });
 
 export const queueParams = z.object({ qname: queueName });
+/** Path params of a route that creates keys for the queue (enqueue). */
+export const writableQueueParams = z.object({ qname: writableQueueName });

@@ -2,7 +2,7 @@
  * Handler-not-found triage, the failures view, the routing explainer and the task-type census.
  */
 import { z } from 'zod';
-import { intParam, isoTime, queueName } from './common';
+import { intParam, isoTime, queueName, writableQueueName } from './common';
 import { taskStateSchema } from './tasks';
 
 /**
@@ -98,7 +98,8 @@ export type FailuresDto = z.infer<typeof failuresSchema>;
 
 export const rerunBodySchema = z
   .object({
-    queue: queueName,
+    /** Re-running writes the queue's pending list: a name the console may write keys under. */
+    queue: writableQueueName,
     taskType: z.string(),
     states: z.array(failedState).min(1, 'states must not be empty').default(['archived', 'retry']),
   })

@@ -3,6 +3,7 @@
  * (client.go composeOptions): the same input is refused here and by a Go client alike.
  */
 import { invalidArgument } from '../errors';
+import { assertWritableQueueName } from '../queue-name';
 
 /** A task to enqueue. `payload: null` is Go's nil, which has its own unique key. */
 export interface NewTask {
@@ -57,6 +58,8 @@ export function composeOptions(op: string, task: NewTask, o: EnqueueOptions, now
   if (blank(task.type)) throw invalidArgument(op, 'type', 'task typename cannot be empty');
   const queue = o.queue ?? 'default';
   if (blank(queue)) throw invalidArgument(op, 'queue', 'queue name must contain one or more characters');
+  // Stricter than asynq: a name with a brace would write keys into another queue's key space.
+  assertWritableQueueName(op, 'queue', queue);
   if (o.taskId !== undefined && blank(o.taskId)) throw invalidArgument(op, 'taskId', 'task ID cannot be empty');
   if (o.uniqueTtlSeconds !== undefined && !(o.uniqueTtlSeconds >= 1)) {
     throw invalidArgument(op, 'uniqueTtlSeconds', 'Unique TTL cannot be less than 1s');

@@ -2,7 +2,7 @@
  * Names of unique locks: the SCAN patterns that find them and the parser that splits a lock
  * key back into queue, task type and payload checksum.
  */
-import { uniqueKeyPrefix } from '../keys';
+import { queueKeyPrefix, uniqueKeyPrefix } from '../keys';
 
 /**
  * Escapes Redis glob metacharacters (`* ? [ ] \`), so a queue named `a*` matches only its own
@@ -43,16 +43,29 @@ export function parseLockKey(qname: string, key: string): ParsedLockKey | null {
 }
 
 /**
- * The queue a lock key belongs to. A known queue whose prefix the key has wins (the longest,
- * should names nest, e.g. `a` and `a}:unique:b`); otherwise the text up to the first
- * `}:unique:` — a lock left behind by a removed queue, which asynq never cleans up.
+ * True when a key under `qname`'s lock prefix might be a key of a longer queue name, e.g.
+ * `asynq:{nest}:unique:zz}:unique:t:…` (a lock) or `asynq:{nest}:unique:zz}:paused` of queue
+ * `nest}:unique:zz`: only then does the owner depend on which queues exist.
+ */
+export function lockOwnerAmbiguous(qname: string, key: string): boolean {
+  return key.indexOf('}:', uniqueKeyPrefix(qname).length) >= 0;
+}
+
+/**
+ * The queue a lock key belongs to, null when the key is no lock. This is the one ownership
+ * rule: the all-queues listing and every per-queue lock route decide with it. A key belongs to
+ * the longest known queue whose key prefix `asynq:{<q>}:` it has (names may nest: `nest` and
+ * `nest}:unique:zz`), and is a lock when the rest starts with `unique:` — so the paused flag or
+ * a counter of `nest}:unique:zz` is never taken for a lock of `nest`. With no known queue, the
+ * text up to the first `}:unique:`: a lock left behind by a removed queue, which asynq never
+ * cleans up.
  */
 export function lockQueue(key: string, knownQueues: readonly string[]): string | null {
   let best: string | null = null;
   for (const q of knownQueues) {
-    if (key.startsWith(uniqueKeyPrefix(q)) && (best === null || q.length > best.length)) best = q;
+    if (key.startsWith(queueKeyPrefix(q)) && (best === null || q.length > best.length)) best = q;
   }
-  if (best !== null) return best;
+  if (best !== null) return key.startsWith(uniqueKeyPrefix(best)) ? best : null;
   const end = key.indexOf('}:unique:');
   return key.startsWith('asynq:{') && end > 0 ? key.slice('asynq:{'.length, end) : null;
 }

@@ -10,7 +10,7 @@ import { AsynqError, invalidArgument } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { lockFindings, type LockFinding, type LockHolder } from './lock-findings';
-import { ALL_LOCKS_PATTERN, lockQueue, parseLockKey, queueLockPattern } from './lock-key';
+import { ALL_LOCKS_PATTERN, lockOwnerAmbiguous, lockQueue, parseLockKey, queueLockPattern } from './lock-key';
 import { readTaskMsg } from '../task-msg-view';
 import { execPipeline } from '../scripts';
 
@@ -227,6 +227,29 @@ async function describeLocks(redis: RedisClient, keys: readonly { key: string; q
 }
 
 /**
+ * The owner of each of `keys` (all under `qname`'s lock prefix) by {@link lockQueue}, the rule
+ * of the all-queues listing: the SCAN for `asynq:{nest}:unique:*` also finds the locks of a
+ * queue named `nest}:unique:zz`, which are not `nest`'s to list or release. One SMEMBERS
+ * asynq:queues (O(queues)) only when some key is ambiguous; none otherwise.
+ */
+export async function lockOwners(redis: RedisClient, qname: string, keys: readonly string[]): Promise<(string | null)[]> {
+  if (!keys.some((key) => lockOwnerAmbiguous(qname, key))) return keys.map(() => qname);
+  const queues = await redis.smembers(k.ALL_QUEUES);
+  return keys.map((key) => lockQueue(key, queues));
+}
+
+/** invalid_argument for a key the ownership rule does not give to `qname` as a lock. */
+export function notThisQueuesLock(op: string, qname: string, key: string, owner: string | null): AsynqError {
+  const what = owner === null ? 'key is no lock: it is a key of another queue' : `key is a lock of queue ${JSON.stringify(owner)}`;
+  return invalidArgument(
+    op,
+    'key',
+    `${what}, not of queue ${JSON.stringify(qname)}: a key belongs to the longest existing queue whose prefix ` +
+      'asynq:{<queue>}: it starts with, and is a lock when the rest starts with unique:, as in /api/locks',
+  );
+}
+
+/**
  * One page of the locks of queue `qname` (`asynq:{<q>}:unique:*`), with each holder's state
  * and the findings. Round trips: one per SCAN call (at most 100, usually a handful), then two
  * pipelines for the page's locks (MGET+PTTL; HMGET), plus two for retry holders and holders
@@ -239,7 +262,9 @@ export async function listQueueLocks(redis: RedisClient, qname: string, opts: Lo
   // Every lock of a queue shares its hash slot, so on a cluster only that slot's master holds them.
   const node = await nodeForSlot(redis, queueSlot(qname));
   if (node === null) throw new AsynqError('UNAVAILABLE', 'redis_unavailable', `no Redis Cluster master serves the slot of queue ${JSON.stringify(qname)}`, 'listLocks');
-  const { keys, cursor } = await scanPage(node, queueLockPattern(qname), opts);
+  const { keys: scanned, cursor } = await scanPage(node, queueLockPattern(qname), opts);
+  const owners = await lockOwners(redis, qname, scanned);
+  const keys = scanned.filter((_, i) => owners[i] === qname);
   const locks = await describeLocks(redis, keys.map((key) => ({ key, queue: qname })), opts.now ?? new Date());
   return { locks, cursor };
 }
@@ -247,13 +272,16 @@ export async function listQueueLocks(redis: RedisClient, qname: string, opts: Lo
 /**
  * One lock of queue `qname` by key, judged like a listed one (a task's lock badge links to
  * it); null when the key does not exist. Throws invalid_argument for a key outside the queue's
- * lock prefix. Two or four round trips, as for a page of one.
+ * lock prefix or one the ownership rule gives to another queue ({@link lockOwners}). Two or
+ * four round trips, as for a page of one (one more for an ambiguous key).
  */
 export async function getQueueLock(redis: RedisClient, qname: string, key: string, now = new Date()): Promise<LockInfo | null> {
   assertQueueSlot(redis, 'getLock', qname);
   if (parseLockKey(qname, key) === null) {
     throw invalidArgument('getLock', 'key', `key must be a lock of queue ${JSON.stringify(qname)}: it must start with ${JSON.stringify(k.uniqueKeyPrefix(qname))}`);
   }
+  const [owner] = await lockOwners(redis, qname, [key]);
+  if (owner !== qname) throw notThisQueuesLock('getLock', qname, key, owner ?? null);
   const [lock] = await describeLocks(redis, [{ key, queue: qname }], now);
   return lock ?? null;
 }

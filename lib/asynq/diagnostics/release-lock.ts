@@ -8,6 +8,7 @@ import { AsynqError, invalidArgument } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { runScript } from '../scripts';
+import { lockOwners, notThisQueuesLock } from './locks';
 
 export type ReleaseOutcome =
   | { released: true; holderId: string; holderState: string | null }
@@ -21,7 +22,9 @@ export type ReleaseOutcome =
  * Deletes lock `key` of queue `qname` if its holder is gone, completed or archived (or in no
  * known state). With `expectedHolder`, only while that task still holds it: pass the holder
  * the operator saw, so a lock re-acquired by a new task in between survives.
- * Throws invalid_argument when `key` is not one of the queue's lock keys.
+ * Throws invalid_argument when `key` is not one of the queue's lock keys, including a key under
+ * its prefix that belongs to a longer queue name (`nest}:unique:zz` under `nest`): that lock
+ * guards another queue's task, which `qname`'s task hashes cannot see.
  * Round trips: one (the script) with `expectedHolder`, else two (GET, then the script, which
  * checks the owner again so the GET's answer cannot go stale).
  */
@@ -31,6 +34,8 @@ export async function releaseLock(redis: RedisClient, qname: string, key: string
   if (!key.startsWith(prefix) || key.length === prefix.length) {
     throw invalidArgument('releaseLock', 'key', `key must be a lock of queue ${JSON.stringify(qname)}: it must start with ${JSON.stringify(prefix)}`);
   }
+  const [owner] = await lockOwners(redis, qname, [key]);
+  if (owner !== qname) throw notThisQueuesLock('releaseLock', qname, key, owner ?? null);
   const holder = expectedHolder ?? (await redis.get(key));
   if (holder === null) return { released: false, reason: 'not_found' };
   const reply = asArray(await runScript(redis, 'releaseLock', [key, k.taskKey(qname, holder)], [holder]), 'releaseLock');

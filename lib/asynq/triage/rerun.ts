@@ -9,6 +9,7 @@ import { bulkByIds } from '../mutations/bulk';
 import type { FailedState } from './failure-groups';
 import { readTaskMsg } from '../task-msg-view';
 import { isHandlerNotFoundError } from './not-found';
+import { assertWritableQueueName } from '../queue-name';
 import { forEachSlice } from '../task-source/slices';
 import { sizeStructures, structureOf } from '../task-source/structures';
 
@@ -40,8 +41,14 @@ export interface RerunResult {
   stopped: boolean;
 }
 
-/** Throws queue_not_found unless `qname` exists. One round trip (SISMEMBER). */
-export const assertRerunTarget = (redis: RedisClient, qname: string): Promise<void> => assertQueueExists(redis, 'rerunNotFound', qname);
+/**
+ * Throws invalid_argument for a name the console does not write keys under (queue-name.ts),
+ * then queue_not_found unless `qname` exists. One round trip (SISMEMBER).
+ */
+export async function assertRerunTarget(redis: RedisClient, qname: string): Promise<void> {
+  assertWritableQueueName('rerunNotFound', 'queue', qname);
+  await assertQueueExists(redis, 'rerunNotFound', qname);
+}
 
 /** The IDs of the not-found tasks of `taskType` in one state's zset: one read per ≤ 500 tasks. */
 async function findIds(redis: RedisClient, qname: string, taskType: string, state: FailedState, opts: RerunOptions): Promise<string[]> {
@@ -66,10 +73,10 @@ async function findIds(redis: RedisClient, qname: string, taskType: string, stat
  * Re-runs (moves to pending, as asynq's RunTask does) every task of `taskType` in `qname`
  * whose last error is asynq's not-found error, from each of `states`. Each move batch is atomic
  * and checks the task is still in that state, so a task a worker took meanwhile is reported in
- * `failed`, never moved twice. Throws queue_not_found.
+ * `failed`, never moved twice. Throws invalid_argument (see assertRerunTarget) or queue_not_found.
  */
 export async function rerunNotFound(redis: RedisClient, qname: string, taskType: string, states: readonly FailedState[], opts: RerunOptions = {}): Promise<RerunResult> {
-  await assertQueueExists(redis, 'rerunNotFound', qname);
+  await assertRerunTarget(redis, qname);
   const out: RerunResult = { succeeded: 0, failed: [], byState: {}, stopped: false };
   for (const state of new Set(states)) {
     if (opts.signal?.aborted) return { ...out, stopped: true };

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
+import { QUEUE_NAME_RULE } from '@/lib/asynq/queue-name';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { masterNodes } from '@/lib/asynq/topology';
@@ -191,10 +192,13 @@ describe('a queue name starting with "}"', () => {
       const path = method === 'GET' && params.taskId === undefined ? `/?state=pending` : '/';
       const res = await send(h, method, path, params, body);
       expect([JSON.stringify(params), method, res.status]).toEqual([JSON.stringify(params), method, 400]);
-      expect(res.body.error).toMatchObject({ code: 'invalid_argument', message: rule });
+      // Enqueue refuses any brace on every deployment (lib/asynq/queue-name.ts), before the cluster rule.
+      const message = h === r.tasks.POST ? `qname: ${QUEUE_NAME_RULE}` : rule;
+      expect(res.body.error).toMatchObject({ code: 'invalid_argument', message });
     }
     const batch = await send(r.batch.POST, 'POST', '/api/enqueue-batch', {}, { items: [{ queue: bad, type: 't' }, { queue: qs[0], type: 't' }] });
-    expect(batch.body.results.map((x: { ok: boolean; error?: { message: string } }) => x.error?.message ?? x.ok)).toEqual([rule, true]);
+    expect(batch.status).toBe(400);
+    expect(batch.body.error).toMatchObject({ code: 'invalid_argument', field: 'items.0.queue' });
     const search = await callRoute(r.search.GET, `/api/tasks/search?queue=${encodeURIComponent(bad)}`);
     expect(search.status).toBe(400);
     for (const node of await masterNodes(app.redis)) expect(await node.keys('*}x*')).toEqual([]);

@@ -165,6 +165,19 @@ describe.skipIf(asynqGo.noGo)('enqueue interop with asynq v0.26.0 (Unique, TaskI
       expect(ours.body.error.message.replace(/^qname: /, ''), 'our message vs asynq\'s text').toBe(c.text);
       expect(await redis.dbsize(), 'keys written by the refused enqueues').toBe(0);
     });
+
+    // Stricter than asynq on writes, on purpose (lib/asynq/queue-name.ts): asynq accepts any
+    // non-blank name, but a brace breaks the asynq:{<queue>}: key layout.
+    it.each(['a:{b} c', 'default}:t:X'])('queue name %j: Go accepts it, we refuse it (400, the rule) and write nothing', async (queue) => {
+      const go = await goEnqueue(DB, { queue, type: 'ok:a' });
+      expect(go.ok, JSON.stringify(go)).toBe(true);
+      await redis.flushdb();
+      const ours = await api.enqueue(queue, { type: 'ok:a' });
+      expect(ours.status, JSON.stringify(ours.body)).toBe(400);
+      expect(ours.body.error).toMatchObject({ code: 'invalid_argument', field: 'qname' });
+      expect(ours.body.error.message).toContain('must not contain "{" or "}"');
+      expect(await redis.dbsize(), 'keys written by the refused enqueue').toBe(0);
+    });
   });
 
   describe('the unique lock after a Go server processed our task', () => {
@@ -262,8 +275,8 @@ describe.skipIf(asynqGo.noGo)('enqueue interop with asynq v0.26.0 (Unique, TaskI
         ours: { type: 'ok:a', payload: 'x', options: { headers: { 'X-Trace': 'abc 123' } } },
       },
       {
-        name: 'queue name with a colon, braces and a space',
-        queue: 'a:{b} c',
+        name: 'queue name with a colon, glob characters, non-ASCII and a space',
+        queue: 'a:b* [c]? キュー',
         go: { type: 'ok:a', payloadBase64: b64('x'), options: { uniqueSeconds: 90 } },
         ours: { type: 'ok:a', payload: 'x', options: { uniqueTtlSeconds: 90 } },
       },

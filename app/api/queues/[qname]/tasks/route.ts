@@ -1,4 +1,4 @@
-import { queueParams } from '@/lib/contract/common';
+import { queueParams, writableQueueParams } from '@/lib/contract/common';
 import { enqueueBodySchema } from '@/lib/contract/mutations';
 import { taskListQuery } from '@/lib/contract/tasks';
 import { route } from '@/lib/server/http/route';
@@ -11,6 +11,6 @@ export const GET = route({ params: queueParams, query: taskListQuery }, ({ param
   listTasks(params.qname, query),
 );
 
-export const POST = route({ params: queueParams, body: enqueueBodySchema, mutates: true, status: 201 }, ({ params, body }) =>
+export const POST = route({ params: writableQueueParams, body: enqueueBodySchema, mutates: true, status: 201 }, ({ params, body }) =>
   enqueue(params.qname, body),
 );
