@@ -12,7 +12,7 @@ import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
-const DB = 124;
+const DB = 110;
 const ODD = 'default}:t:X';
 let redis: Redis;
 const r = {} as { metrics: { GET: Handler }; redisInfo: { GET: Handler }; queues: { GET: Handler }; queue: { GET: Handler; DELETE: Handler }; tasks: { GET: Handler }; task: { GET: Handler; DELETE: Handler } };

@@ -14,7 +14,7 @@ import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
-const DB = 125;
+const DB = 111;
 const NEST = 'nest';
 const ODD = 'nest}:unique:zz';
 let redis: Redis;

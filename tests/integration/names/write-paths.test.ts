@@ -12,7 +12,7 @@ import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 
-const DB = 123;
+const DB = 112;
 let redis: Redis;
 let enqueueRoute: Handler;
 let batchRoute: Handler;
