@@ -36,16 +36,10 @@ export function TR({ className, ...props }: HTMLAttributes<HTMLTableRowElement>)
   return <tr className={cn('border-b border-line last:border-b-0', className)} {...props} />;
 }
 
+const HEADING = 'h-8 border-b border-line bg-bg-subtle px-3 text-[11px] font-medium tracking-wide whitespace-nowrap text-muted uppercase';
+
 export function TH({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return (
-    <th
-      className={cn(
-        'h-8 border-b border-line bg-bg-subtle px-3 text-[11px] font-medium tracking-wide whitespace-nowrap text-muted uppercase',
-        className,
-      )}
-      {...props}
-    />
-  );
+  return <th className={cn(HEADING, className)} {...props} />;
 }
 
 export function TD({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {

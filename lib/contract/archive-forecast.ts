@@ -8,22 +8,25 @@ import { intParam } from './common';
 export const archiveForecastQuery = z.object({ adding: intParam('adding', 0, Number.MAX_SAFE_INTEGER) });
 export type ArchiveForecastQuery = z.infer<typeof archiveForecastQuery>;
 
+/** A number of tasks, or of days. */
+const count = z.number().int().nonnegative();
+
 export const archiveForecastSchema = z.object({
   queue: z.string(),
-  adding: z.number(),
+  adding: count,
   /** Archived tasks now. */
-  archived: z.number(),
+  archived: count,
   /** Archived 90 days ago or earlier: asynq deletes them on the next archive. */
-  byAge: z.number(),
+  byAge: count,
   /** Past the newest `keep` (9,999) once those are gone, oldest first. */
-  bySize: z.number(),
+  bySize: count,
   /** Of the tasks being archived, how many are deleted at once (more than `keep` added). */
-  ofAdded: z.number(),
+  ofAdded: count,
   /** byAge + bySize. */
-  deleted: z.number(),
-  keep: z.number(),
-  maxAgeDays: z.number(),
+  deleted: count,
+  keep: count,
+  maxAgeDays: count,
   /** Unix seconds. */
-  cutoff: z.number(),
+  cutoff: z.number().int(),
 });
 export type ArchiveForecastDto = z.infer<typeof archiveForecastSchema>;

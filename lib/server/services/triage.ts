@@ -22,7 +22,24 @@ import { iso, toFailureDto, toNotFoundDto } from '../dto/triage';
 import { failureScan, forgetTriageScans, typeCensus } from '../jobs/triage-scans';
 import { readRoutingFile } from '../config/routing-file';
 
-const times = (j: { startedAt: Date; finishedAt: Date | null }) => ({ startedAt: iso(j.startedAt), finishedAt: iso(j.finishedAt) });
+interface ScanProgress {
+  scanned: number;
+  total: number;
+  skipped: number;
+  unreadable: string[];
+  queues: string[];
+}
+
+/** The fields every triage scan answers with: how far it got, what it passed over, and when it ran. */
+const scanFields = (p: ScanProgress, j: { startedAt: Date; finishedAt: Date | null }) => ({
+  scanned: p.scanned,
+  total: p.total,
+  skipped: p.skipped,
+  unreadable: p.unreadable,
+  startedAt: iso(j.startedAt),
+  finishedAt: iso(j.finishedAt),
+  queues: p.queues,
+});
 
 /** Not-found groups by queue and type, with the live servers listening on each queue. */
 export async function getHandlerNotFound(q: FailureScanQuery): Promise<HandlerNotFoundDto> {
@@ -32,12 +49,7 @@ export async function getHandlerNotFound(q: FailureScanQuery): Promise<HandlerNo
   return {
     complete: p.complete,
     phase: p.phase,
-    scanned: p.scanned,
-    total: p.total,
-    skipped: p.skipped,
-    unreadable: p.unreadable,
-    ...times(job),
-    queues: p.queues,
+    ...scanFields(p, job),
     groups: job.scan.groups.notFoundGroups().map((g) => toNotFoundDto(g, servers)),
   };
 }
@@ -49,12 +61,7 @@ export async function getFailures(q: FailuresQuery): Promise<FailuresDto> {
   const g = job.scan.groups;
   return {
     complete: p.phase !== 'failures',
-    scanned: p.scanned,
-    total: p.total,
-    skipped: p.skipped,
-    unreadable: p.unreadable,
-    ...times(job),
-    queues: p.queues,
+    ...scanFields(p, job),
     totalGroups: g.bySignature.size,
     ungrouped: g.ungrouped,
     groups: g.failureGroups(q.limit).map((x) => toFailureDto(x, notFoundExplanation)),
@@ -65,7 +72,7 @@ export async function getFailures(q: FailuresQuery): Promise<FailuresDto> {
 export async function getTaskTypes(q: TaskTypesQuery): Promise<TaskTypesDto> {
   const job = await typeCensus(q.queue, q.states, q.wait);
   const r = job.scan.report();
-  return { complete: r.complete, scanned: r.scanned, total: r.total, skipped: r.skipped, unreadable: r.unreadable, ...times(job), queues: r.queues, states: r.states, untracked: r.untracked, types: r.types };
+  return { complete: r.complete, ...scanFields(r, job), states: r.states, untracked: r.untracked, types: r.types };
 }
 
 /** Explains routes under the given patterns: a read, though a POST with a body (see its route). */

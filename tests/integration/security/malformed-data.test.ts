@@ -16,6 +16,7 @@ import { countCommands } from '../../support/command-counter';
 import { freshConsole } from '../../support/fresh-console';
 import { snapshot as redisSnapshot } from '../../support/redis-snapshot';
 import { testRedisUrl, useTestRedis } from '../../support/test-redis';
+import type { ConsoleRoutes } from '../../support/console-routes';
 
 const DB = 116;
 const redis: Redis = await useTestRedis(DB);
@@ -120,34 +121,34 @@ const KINDS: Kind[] = [
   { name: 'a queue of asynq:queues with no keys at all', queue: 'ghost', corrupt: (q) => redis.sadd(k.ALL_QUEUES, q), unreadable: null },
 ];
 
-let routes: Awaited<ReturnType<typeof loadRoutes>>;
-
-async function loadRoutes() {
+/** The read routes every case is checked through, from the console freshly loaded for it. */
+function readRoutes(r: ConsoleRoutes) {
   const h = (m: unknown) => m as { GET: Handler };
   return {
-    queues: h(await import('@/app/api/queues/route')),
-    queue: h(await import('@/app/api/queues/[qname]/route')),
-    history: h(await import('@/app/api/queues/[qname]/history/route')),
-    tasks: h(await import('@/app/api/queues/[qname]/tasks/route')),
-    groups: h(await import('@/app/api/queues/[qname]/groups/route')),
-    queueLocks: h(await import('@/app/api/queues/[qname]/locks/route')),
-    duplicates: h(await import('@/app/api/queues/[qname]/duplicates/route')),
-    metrics: h(await import('@/app/api/metrics/route')),
-    search: h(await import('@/app/api/tasks/search/route')),
-    failures: h(await import('@/app/api/failures/route')),
-    notFound: h(await import('@/app/api/handler-not-found/route')),
-    locks: h(await import('@/app/api/locks/route')),
-    taskTypes: h(await import('@/app/api/task-types/route')),
+    queues: h(r.queues),
+    queue: h(r.queue),
+    history: h(r.history),
+    tasks: h(r.tasks),
+    groups: h(r.groups),
+    queueLocks: h(r.locks),
+    duplicates: h(r.duplicates),
+    metrics: h(r.metrics),
+    search: h(r.search),
+    failures: h(r.failures),
+    notFound: h(r.notFound),
+    locks: h(r.allLocks),
+    taskTypes: h(r.taskTypes),
   };
 }
 
+let routes: ReturnType<typeof readRoutes>;
+
 beforeEach(async () => {
-  freshConsole({ REDIS_URL: testRedisUrl(DB) });
   // Each case is new data under the same names: no scan or view of the previous case may answer.
   const g = globalThis as { asynqlensScanJobs?: unknown; asynqlensViews?: unknown };
   delete g.asynqlensScanJobs;
   delete g.asynqlensViews;
-  routes = await loadRoutes();
+  routes = readRoutes(await freshConsole({ REDIS_URL: testRedisUrl(DB) }));
 });
 
 const get = (r: Handler, path: string, params: Record<string, string> = {}) => callRoute(r, path, params);
