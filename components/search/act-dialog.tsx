@@ -60,13 +60,15 @@ interface Props {
   flow: ActFlow;
   /** The states the action takes tasks from, for the confirmation text. */
   states: string[];
+  /** The filter names no queue, type, state or text: the action reaches every queue. */
+  everything: boolean;
   onConfirm: () => void;
   onStop: () => void;
   onClose: () => void;
 }
 
 /** Count → confirm → act → result, each step with what it is doing to Redis. */
-export function ActDialog({ flow, states, onConfirm, onStop, onClose }: Props) {
+export function ActDialog({ flow, states, everything, onConfirm, onStop, onClose }: Props) {
   if (flow.step === 'idle') return null;
   const verb = ACTION_LABEL[flow.action].verb;
   const close = <Button onClick={onClose}>{flow.step === 'done' || flow.step === 'stopped' || flow.step === 'error' ? 'Close' : 'Cancel'}</Button>;
@@ -82,6 +84,7 @@ export function ActDialog({ flow, states, onConfirm, onStop, onClose }: Props) {
         {flow.count === 0
           ? `No ${states.join(', ')} task matches this search.`
           : <>The {plural(flow.count, 'task')} in {states.join(', ')} that match this search will be {outcome(flow.action)}. The action reads the matches again as it goes, so tasks that change meanwhile may make the final figure differ.{flow.action === 'delete' && ' This cannot be undone.'}</>}
+        {flow.count > 0 && everything && <strong> This search names no queue, type, state or text: it reaches every task of every queue.</strong>}
       </p>
     );
     footer = (
