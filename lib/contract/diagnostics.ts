@@ -13,7 +13,7 @@ export const lockListQuery = z.object({
     .string()
     .regex(/^\d{1,20}$/, 'cursor must be the cursor returned by the previous page')
     // SCAN's cursor is an unsigned 64-bit number; a larger one is Redis' "invalid cursor".
-    .refine((c) => BigInt(c) <= MAX_SCAN_CURSOR, 'cursor must be the cursor returned by the previous page')
+    .refine((c) => !/^\d{1,20}$/.test(c) || BigInt(c) <= MAX_SCAN_CURSOR, 'cursor must be the cursor returned by the previous page')
     .optional(),
 });
 export type LockListQuery = z.infer<typeof lockListQuery>;

@@ -204,7 +204,7 @@ export const searchActBodySchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['all'],
-        message: 'all: the filter names no queue, type, state or text, so the action would reach every task of every queue; send "all": true to mean that',
+        message: 'the filter names no queue, type, state or text, so the action would reach every task of every queue; send "all": true to mean that',
       });
     }
   });

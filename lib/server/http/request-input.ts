@@ -74,7 +74,8 @@ export async function readParams(req: Request, params: Promise<Record<string, st
   try {
     out = (await params) ?? {};
   } catch {
-    throw new HttpError(400, 'invalid_argument', `path: ${badSegment(req)} is not valid percent-encoded UTF-8`, { field: 'path' });
+    const message = undecodablePath(new URL(req.url).pathname) ?? 'path: a segment is not valid percent-encoded UTF-8';
+    throw new HttpError(400, 'invalid_argument', message, { field: 'path' });
   }
   for (const [name, value] of Object.entries(out)) {
     for (const v of Array.isArray(value) ? value : [value]) {
@@ -86,14 +87,20 @@ export async function readParams(req: Request, params: Promise<Record<string, st
   return out;
 }
 
-/** The first path segment that does not decode, quoted and cut, for the message. */
-function badSegment(req: Request): string {
-  for (const segment of new URL(req.url).pathname.split('/')) {
+/**
+ * The refusal of a path with a segment that does not decode (`%FF`, an encoded lone
+ * surrogate), or null. Next cannot match such a path to a route and answers it with a bare
+ * 500 of its own, so the request interceptor (proxy.ts) refuses it first; route() does the
+ * same for a caller that hands params over directly.
+ */
+export function undecodablePath(pathname: string): string | null {
+  for (const segment of pathname.split('/')) {
     try {
       decodeURIComponent(segment);
     } catch {
-      return `segment ${JSON.stringify(segment.length > 64 ? `${segment.slice(0, 64)}…` : segment)}`;
+      const shown = segment.length > 64 ? `${segment.slice(0, 64)}…` : segment;
+      return `path: segment ${JSON.stringify(shown)} is not valid percent-encoded UTF-8`;
     }
   }
-  return 'a segment';
+  return null;
 }
