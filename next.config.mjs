@@ -27,6 +27,15 @@ const nextConfig = {
   // build doing it again would only add a minute on a small machine.
   typescript: { ignoreBuildErrors: true },
   poweredByHeader: false,
+  experimental: {
+    // With proxy.ts in front, Next reads every request body into memory up to this size before
+    // the route runs, and silently cuts it there (the default, 10 MB, broke enqueueing a 12 MB
+    // payload). The routes bound their own bodies (route()'s maxBody: 64 KiB by default); this
+    // is the largest of them, MAX_PAYLOAD_BODY_BYTES (lib/server/dto/payload.ts), plus 1 MiB,
+    // so a body over a route's limit always reaches it as over the limit, a 413.
+    // tests/integration/api/body-limits.test.ts keeps the two in step.
+    proxyClientMaxBodySize: 22_435_160 + 1024 * 1024,
+  },
   reactStrictMode: true,
   // The build's static files do not pass through proxy.ts, which gives every page and API
   // response its headers (CSP with a per-request nonce, frame-ancestors, HSTS over https); these

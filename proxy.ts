@@ -3,6 +3,7 @@ import { AuthConfigError, authConfig, type AuthMode } from '@/lib/server/auth/co
 import { authenticate, isMachinePath, isPublicPath } from '@/lib/server/auth/principal';
 import { isHttps } from '@/lib/server/auth/session';
 import { hostRefusal } from '@/lib/server/http/host-check';
+import { undecodablePath } from '@/lib/server/http/request-input';
 import { newNonce, securityHeaders } from '@/lib/server/http/security-headers';
 
 /**
@@ -44,6 +45,12 @@ async function gate(req: NextRequest, csp: string, nonce: string): Promise<Respo
     // the case; 403 stays the answer about who may do what.
     if (machine) return Response.json({ error: { code: 'misdirected_request', message: misdirected } }, { status: 421 });
     return new Response(`${misdirected}\n`, { status: 421, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  // A segment that does not decode (%FF): Next would answer its own bare 500.
+  const undecodable = undecodablePath(path);
+  if (undecodable !== null) {
+    if (machine) return Response.json({ error: { code: 'invalid_argument', message: undecodable, field: 'path' } }, { status: 400 });
+    return new Response(`${undecodable}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   if (isPublicPath(path)) return next(req, csp, nonce);
   const outcome = await authenticate(req, path);

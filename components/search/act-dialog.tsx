@@ -58,7 +58,7 @@ function Done({ flow }: { flow: Extract<ActFlow, { step: 'done' }> }) {
 }
 
 /** The count, and for an archive past asynq's archive limit what it deletes and the typed name. */
-function ConfirmStep({ flow, states, close, onConfirm, onClose }: { flow: Extract<ActFlow, { step: 'confirm' }>; states: string[]; close: ReactNode; onConfirm: () => void; onClose: () => void }) {
+function ConfirmStep({ flow, states, everything, close, onConfirm, onClose }: { flow: Extract<ActFlow, { step: 'confirm' }>; states: string[]; everything: boolean; close: ReactNode; onConfirm: () => void; onClose: () => void }) {
   const verb = ACTION_LABEL[flow.action].verb;
   const archiving = flow.action === 'archive' && flow.count > 0;
   const limit = useArchiveLimit(archiving ? flow.byQueue : null);
@@ -79,6 +79,7 @@ function ConfirmStep({ flow, states, close, onConfirm, onClose }: { flow: Extrac
         {flow.count === 0
           ? `No ${states.join(', ')} task matches this search.`
           : <>The {plural(flow.count, 'task')} in {states.join(', ')} that match this search will be {outcome(flow.action)}. The action reads the matches again as it goes, so tasks that change meanwhile may make the final figure differ.{flow.action === 'delete' && ' This cannot be undone.'}</>}
+        {flow.count > 0 && everything && <strong> This search names no queue, type, state or text: it reaches every task of every queue.</strong>}
       </p>
       {archiving && <ArchiveLimitWarning check={limit} />}
     </Dialog>
@@ -89,13 +90,15 @@ interface Props {
   flow: ActFlow;
   /** The states the action takes tasks from, for the confirmation text. */
   states: string[];
+  /** The filter names no queue, type, state or text: the action reaches every queue. */
+  everything: boolean;
   onConfirm: () => void;
   onStop: () => void;
   onClose: () => void;
 }
 
 /** Count → confirm → act → result, each step with what it is doing to Redis. */
-export function ActDialog({ flow, states, onConfirm, onStop, onClose }: Props) {
+export function ActDialog({ flow, states, everything, onConfirm, onStop, onClose }: Props) {
   if (flow.step === 'idle') return null;
   const verb = ACTION_LABEL[flow.action].verb;
   const close = <Button onClick={onClose}>{flow.step === 'done' || flow.step === 'stopped' || flow.step === 'error' ? 'Close' : 'Cancel'}</Button>;
@@ -105,7 +108,7 @@ export function ActDialog({ flow, states, onConfirm, onStop, onClose }: Props) {
   if (flow.step === 'counting') {
     body = <Progress progress={flow.progress} label="Counting the matches:" />;
   } else if (flow.step === 'confirm') {
-    return <ConfirmStep flow={flow} states={states} close={close} onConfirm={onConfirm} onClose={onClose} />;
+    return <ConfirmStep flow={flow} states={states} everything={everything} close={close} onConfirm={onConfirm} onClose={onClose} />;
   } else if (flow.step === 'acting') {
     title = `${verb} ${plural(flow.count, 'task')}…`;
     body = <Progress progress={flow.progress} label="Working:" />;

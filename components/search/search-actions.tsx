@@ -3,6 +3,7 @@
 import { ACTION_LABEL } from '@/components/tasks/task-actions';
 import { Button } from '@/components/ui/button';
 import type { QueryPairs } from '@/lib/paths';
+import { actsOnEverything } from '@/lib/query/search';
 import { BULK_ACTIONS } from '@/lib/contract/task-actions';
 import { ActDialog } from './act-dialog';
 import { statesFor } from './act-states';
@@ -28,7 +29,7 @@ export function SearchActions({ filter }: { filter: QueryPairs }) {
           </Button>
         );
       })}
-      <ActDialog flow={flow} states={flow.step === 'idle' ? [] : statesFor(flow.action, filter)} onConfirm={confirm} onStop={stop} onClose={close} />
+      <ActDialog flow={flow} states={flow.step === 'idle' ? [] : statesFor(flow.action, filter)} everything={actsOnEverything(filter)} onConfirm={confirm} onStop={stop} onClose={close} />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { toast } from '@/components/ui/toaster';
 import type { SearchActResultDto } from '@/lib/contract/search';
 import type { QueryPairs } from '@/lib/paths';
 import type { BulkAction } from '@/lib/contract/task-actions';
-import { useSearchAct, type ActProgress } from '@/lib/query/search';
+import { actsOnEverything, useSearchAct, type ActProgress } from '@/lib/query/search';
 
 export type ActFlow =
   | { step: 'idle' }
@@ -45,6 +45,8 @@ export function useActFlow(filter: QueryPairs) {
         filter,
         action,
         preview,
+        // Only the confirmed action, after the dialog said it reaches every task of every queue.
+        all: !preview && actsOnEverything(filter),
         signal: ac.signal,
         onProgress: (progress) => unlessClosed((f) => (f.step === 'counting' || f.step === 'acting' ? { ...f, progress } : f)),
       },

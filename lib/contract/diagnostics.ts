@@ -5,9 +5,16 @@ import { z } from 'zod';
 import { intParam, isoTime, queueName } from './common';
 import { taskStateSchema, type TaskStateDto } from './tasks';
 
+const MAX_SCAN_CURSOR = BigInt('18446744073709551615');
+
 export const lockListQuery = z.object({
   /** The `cursor` of the previous page; absent for the first. */
-  cursor: z.string().regex(/^\d+$/, 'cursor must be the cursor returned by the previous page').optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,20}$/, 'cursor must be the cursor returned by the previous page')
+    // SCAN's cursor is an unsigned 64-bit number; a larger one is Redis' "invalid cursor".
+    .refine((c) => !/^\d{1,20}$/.test(c) || BigInt(c) <= MAX_SCAN_CURSOR, 'cursor must be the cursor returned by the previous page')
+    .optional(),
 });
 export type LockListQuery = z.infer<typeof lockListQuery>;
 

@@ -61,6 +61,8 @@ function parseTime(param: string, text: string, issue: Issue): Date | undefined 
 
 function parseList(out: SearchFilterDto, param: (typeof SEARCH_LIST_PARAMS)[number], v: Raw, issue: Issue): void {
   const values = many(v);
+  // An empty list would filter nothing, so a bulk action would reach every task.
+  if (values.length === 0) return issue(param, `${param} must list one or more values`);
   if (param === 'state') {
     const states = values.flatMap((s) => s.split(',')).map((s) => s.trim());
     const bad = states.find((s) => !taskStateSchema.safeParse(s).success);
@@ -106,9 +108,23 @@ function checkWindows(out: SearchFilterDto, issue: Issue): void {
   }
 }
 
+/**
+ * Whether a filter parameter narrows by queue, type, state or text (ID, payload, error,
+ * header). An action on a filter without one reaches every task of every queue, so it needs
+ * an explicit `all: true`; the browser asks the same question before it sends one.
+ */
+export const narrowsByParam = (key: string): boolean =>
+  (SEARCH_LIST_PARAMS as readonly string[]).includes(key) ||
+  (SEARCH_TEXT_PARAMS as readonly string[]).includes(key) ||
+  key.startsWith('payload.') ||
+  key.startsWith('header.');
+
 const rawValue = z.union([z.string(), z.number().transform(String), z.array(z.string())]);
 
 /** A filter multi-map → SearchFilterDto; each bad parameter is an issue at its own name. */
+/** The parsed fields that narrow by queue, type, state or text (see narrowsByParam). */
+const NARROWING_FIELDS = new Set<string>(['queues', 'states', 'types', 'typePrefixes', 'id', 'payloadContains', 'payloadFields', 'errorContains', 'headers']);
+
 export const searchFilterSchema = z.record(z.string(), rawValue).transform((raw, ctx) => {
   const out: SearchFilterDto = {};
   let ok = true;
@@ -127,6 +143,10 @@ const pageSize = z
   .transform(Number)
   .refine((n) => n >= 1 && n <= 100, 'size must be from 1 to 100');
 
+/** A cursor names a queue and a group, so it is bounded by theirs: far above any real one. */
+const MAX_SEARCH_CURSOR = 4096;
+const SEARCH_CURSOR = new RegExp(`^[A-Za-z0-9_-]{0,${MAX_SEARCH_CURSOR}}$`);
+
 /** GET /api/tasks/search: the filter plus `cursor` and `size` (matches per page, default 20). */
 export const searchQuerySchema = z
   .record(z.string(), z.union([z.string(), z.array(z.string())]))
@@ -140,6 +160,10 @@ export const searchQuerySchema = z
       return v;
     };
     const c = single('cursor', cursor);
+    if (c !== undefined && !SEARCH_CURSOR.test(c)) {
+      ctx.addIssue({ code: 'custom', message: `cursor must be the cursor returned by the previous page (base64url, at most ${MAX_SEARCH_CURSOR} characters)`, path: ['cursor'], input: undefined });
+      return z.NEVER;
+    }
     const s = single('size', size);
     const parsedSize = s === undefined ? { success: true as const, data: 20 } : pageSize.safeParse(s);
     if (!parsedSize.success) ctx.addIssue({ code: 'custom', message: parsedSize.error.issues[0]?.message ?? 'bad size', path: ['size'], input: s });
@@ -170,8 +194,20 @@ export const searchActBodySchema = z
     action: bulkActionSchema,
     /** true: only count what the action would touch. */
     preview: z.boolean().default(false),
+    /** Required (true) to act with a filter that names no queue, type, state or text. */
+    all: z.literal(true, { error: 'all must be true when given' }).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.preview || body.all) return;
+    if (!Object.keys(body.filter).some((k) => NARROWING_FIELDS.has(k))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['all'],
+        message: 'the filter names no queue, type, state or text, so the action would reach every task of every queue; send "all": true to mean that',
+      });
+    }
+  });
 export type SearchActBody = z.infer<typeof searchActBodySchema>;
 
 const progressFields = {

@@ -3,7 +3,7 @@
  * every match (counted first, then streamed with progress).
  */
 import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SearchActProgressDto } from '@/lib/contract/search';
+import { narrowsByParam, type SearchActProgressDto } from '@/lib/contract/search';
 import type { BulkAction } from '@/lib/contract/task-actions';
 import { apiPaths, withPairs, type QueryPairs } from '@/lib/paths';
 import { contracts } from './contracts';
@@ -47,18 +47,26 @@ export type SearchAction = BulkAction;
 
 export type ActProgress = SearchActProgressDto;
 
+/**
+ * The filter names no queue, type, state or text: acting on it reaches every task of every
+ * queue, which the server takes only with `all: true` (the dialog says so before confirming).
+ */
+export const actsOnEverything = (filter: QueryPairs): boolean => !filter.some(([k]) => narrowsByParam(k));
+
 interface ActVars {
   filter: QueryPairs;
   action: SearchAction;
   preview: boolean;
+  /** The user confirmed acting on every task of every queue (see actsOnEverything). */
+  all?: boolean;
   onProgress: (p: ActProgress) => void;
   signal: AbortSignal;
 }
 
-const streamAct = ({ filter, action, preview, onProgress, signal }: ActVars) =>
+const streamAct = ({ filter, action, preview, all, onProgress, signal }: ActVars) =>
   apiStream(
     apiPaths.searchAct(),
-    { filter: filterBody(filter), action, preview },
+    { filter: filterBody(filter), action, preview, ...(all ? { all: true } : {}) },
     { progress: contracts.searchActProgress, result: contracts.searchActOutcome },
     onProgress,
     signal,

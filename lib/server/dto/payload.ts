@@ -4,6 +4,12 @@ import type { BytesEncoding } from '@/lib/contract/common';
 
 /** asynq has no payload limit of its own; this one keeps a stray upload from filling Redis. */
 export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+/**
+ * The request body limit of a route that carries one payload (enqueue, its pre-check, a
+ * payload edit, a batch in total): the payload cap as base64 plus 64 KiB for the rest. A UTF-8
+ * payload that JSON must escape heavily can pass it below the cap: send that one as base64.
+ */
+export const MAX_PAYLOAD_BODY_BYTES = Math.ceil(MAX_PAYLOAD_BYTES / 3) * 4 + 64 * 1024;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** Payload text from a request body → bytes. null stays null (Go's nil payload). */

@@ -4,9 +4,10 @@ import type { ApiError } from '@/lib/contract/error-envelope';
 import { audited, type Seen } from '../audit/capture';
 import { assertMayMutate, requirePrincipal } from '../auth/guard';
 import type { Principal } from '../auth/principal';
-import { HttpError, toApiError } from './errors';
+import { toApiError } from './errors';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
+import { DEFAULT_MAX_BODY, readJsonBody, readParams } from './request-input';
 import { invalidateViews } from '../cache/views';
 import { checkRedis } from '../redis/stall';
 
@@ -23,6 +24,12 @@ interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined, 
   repeatable?: boolean;
   /** JSON body schema; a body that fails it is a 400 naming the field. */
   body?: B;
+  /**
+   * Bytes of body this route reads (default DEFAULT_MAX_BODY, 64 KiB); past it the answer is
+   * a 413 naming the limit and the rest is never read. Raise it only for a route that carries
+   * payloads or long lists.
+   */
+  maxBody?: number;
   /** Refused in read-only mode, from other sites, and with a non-JSON body. */
   mutates?: boolean;
   /**
@@ -60,16 +67,6 @@ interface Input<P, Q, B> {
   req: Request;
   /** Who the request acts for; null only on the public paths (health, sign-in). */
   user: Principal | null;
-}
-
-async function readJson(req: Request): Promise<unknown> {
-  const text = await req.text();
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new HttpError(400, 'invalid_argument', 'body: not valid JSON', { field: 'body' });
-  }
 }
 
 /** The query string; with `repeatable` as a multi-map, else last value wins. */
@@ -115,7 +112,7 @@ export function route<
 
   async function respond(req: Request, ctx: Ctx, user: Principal | null, seen: Seen, started: number): Promise<Response> {
     try {
-      seen.params = (await ctx?.params) ?? {};
+      seen.params = await readParams(req, ctx?.params);
       if (spec.mutates) {
         assertMayMutate(user);
         assertWritable();
@@ -126,7 +123,7 @@ export function route<
       }
       const params = (spec.params ? spec.params.parse(seen.params) : undefined) as Infer<P>;
       const query = (spec.query ? spec.query.parse(readQuery(new URL(req.url), spec.repeatable)) : undefined) as Infer<Q>;
-      const body = (spec.body ? spec.body.parse((seen.body = await readJson(req))) : undefined) as Infer<B>;
+      const body = (spec.body ? spec.body.parse((seen.body = await readJsonBody(req, spec.maxBody ?? DEFAULT_MAX_BODY))) : undefined) as Infer<B>;
       // 503 at once while Redis is stalled; reconnect now if the connection is between attempts.
       if (spec.redisGate !== false) await checkRedis();
       seen.handled = true;
