@@ -92,7 +92,7 @@ describe('archive past the limit', () => {
 
   it('leaves trimmed out of records of other changes', async () => {
     await seed('pq', 0, 0, 0);
-    const pause = (await import('@/app/api/queues/[qname]/pause/route')).POST;
+    const pause = (await consoleRoutes()).pause.POST;
     expect((await callRoute(pause, '/api/queues/pq/pause', { qname: 'pq' }, post)).status).toBe(200);
     const [rec] = await records();
     expect(rec).toBeDefined();
@@ -104,7 +104,7 @@ describe('search act preview', () => {
   it('counts the matches per queue, which the archive confirmation forecasts one by one', async () => {
     await seed('sa', 0, 0, 3);
     await seed('sb', 0, 0, 2);
-    const act = (await import('@/app/api/tasks/search/act/route')).POST;
+    const act = (await consoleRoutes()).act.POST;
     const { status, body } = await callRoute(act, '/api/tasks/search/act', {}, {
       ...post, body: JSON.stringify({ filter: { queue: ['sa', 'sb'], state: ['pending'] }, action: 'archive', preview: true }),
     });

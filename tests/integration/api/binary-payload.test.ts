@@ -9,6 +9,7 @@ import { keys as k } from '@/lib/asynq';
 import { decodeTaskMessage } from '@/lib/asynq/codec';
 import { callRoute, type Handler } from '../../support/call-route';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { consoleRoutes } from '../../support/console-routes';
 
 const DB = 119;
 /** Not UTF-8 (0xff 0xfe is a UTF-16 BOM, 0x00 a NUL): any text round trip would change it. */
@@ -22,10 +23,10 @@ let r: { tasks: { POST: Handler }; task: { GET: Handler; PATCH: Handler }; paylo
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
   r = {
-    tasks: await import('@/app/api/queues/[qname]/tasks/route'),
-    task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
-    payload: await import('@/app/api/queues/[qname]/tasks/[taskId]/payload/route'),
-    batch: await import('@/app/api/enqueue-batch/route'),
+    tasks: (await consoleRoutes()).tasks,
+    task: (await consoleRoutes()).task,
+    payload: (await consoleRoutes()).payload,
+    batch: (await consoleRoutes()).batch,
   };
   redis = await openTestRedis(DB);
 });

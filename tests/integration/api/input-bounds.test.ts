@@ -11,6 +11,7 @@ import { seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { testRedisUrl, useTestRedis } from '../../support/test-redis';
+import { consoleRoutes } from '../../support/console-routes';
 
 const DB = 108;
 process.env.REDIS_URL = testRedisUrl(DB);
@@ -27,20 +28,20 @@ const load = async (module: Promise<unknown>) => (await module) as Methods;
 beforeAll(async () => {
   ({ MAX_PAYLOAD_BODY_BYTES } = await import('@/lib/server/dto/payload'));
   ({ LIST_MAX_BODY } = await import('@/lib/server/http/request-input'));
-  r.enqueue = await load(import('@/app/api/queues/[qname]/tasks/route'));
-  r.check = await load(import('@/app/api/queues/[qname]/enqueue-check/route'));
-  r.task = await load(import('@/app/api/queues/[qname]/tasks/[taskId]/route'));
-  r.batch = await load(import('@/app/api/enqueue-batch/route'));
-  r.bulk = await load(import('@/app/api/queues/[qname]/bulk/route'));
-  r.resolve = await load(import('@/app/api/queues/[qname]/duplicates/resolve/route'));
-  r.explain = await load(import('@/app/api/routing/explain/route'));
-  r.act = await load(import('@/app/api/tasks/search/act/route'));
-  r.search = await load(import('@/app/api/tasks/search/route'));
-  r.pause = await load(import('@/app/api/queues/[qname]/pause/route'));
-  r.login = await load(import('@/app/api/auth/login/route'));
-  r.queue = await load(import('@/app/api/queues/[qname]/route'));
-  r.locks = await load(import('@/app/api/locks/route'));
-  r.queueLocks = await load(import('@/app/api/queues/[qname]/locks/route'));
+  r.enqueue = await load(consoleRoutes().then((routes) => routes.tasks));
+  r.check = await load(consoleRoutes().then((routes) => routes.check));
+  r.task = await load(consoleRoutes().then((routes) => routes.task));
+  r.batch = await load(consoleRoutes().then((routes) => routes.batch));
+  r.bulk = await load(consoleRoutes().then((routes) => routes.bulk));
+  r.resolve = await load(consoleRoutes().then((routes) => routes.resolve));
+  r.explain = await load(consoleRoutes().then((routes) => routes.explain));
+  r.act = await load(consoleRoutes().then((routes) => routes.act));
+  r.search = await load(consoleRoutes().then((routes) => routes.search));
+  r.pause = await load(consoleRoutes().then((routes) => routes.pause));
+  r.login = await load(consoleRoutes().then((routes) => routes.login));
+  r.queue = await load(consoleRoutes().then((routes) => routes.queue));
+  r.locks = await load(consoleRoutes().then((routes) => routes.allLocks));
+  r.queueLocks = await load(consoleRoutes().then((routes) => routes.locks));
 });
 
 /** A body of `size` bytes streamed in 16 KiB chunks without a length; counts what was pulled. */

@@ -12,6 +12,7 @@ import { callRoute, type Handler } from '../../support/call-route';
 import { countCommands } from '../../support/command-counter';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { PASSWORD, SECRET, usersEnv } from './support';
+import { consoleRoutes } from '../../support/console-routes';
 
 const DB = 122;
 const json = { 'content-type': 'application/json' };
@@ -33,10 +34,10 @@ async function loadReplica(): Promise<Replica> {
   vi.resetModules();
   delete (globalThis as { asynqlensLiveSessions?: unknown }).asynqlensLiveSessions;
   return {
-    login: (await import('@/app/api/auth/login/route')).POST,
-    logout: (await import('@/app/api/auth/logout/route')).POST,
-    everywhere: (await import('@/app/api/auth/logout-everywhere/route')).POST,
-    me: (await import('@/app/api/auth/me/route')).GET,
+    login: (await consoleRoutes()).login.POST,
+    logout: (await consoleRoutes()).logout.POST,
+    everywhere: (await consoleRoutes()).logoutEverywhere.POST,
+    me: (await consoleRoutes()).me.GET,
     proxy: (await import('@/proxy')).proxy,
   };
 }

@@ -10,6 +10,7 @@ import { admit, delayAfter, DEFAULT_POLICY, settle, type ThrottlePolicy } from '
 import { callRoute, type Handler } from '../../support/call-route';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { PASSWORD, SECRET, usersEnv } from './support';
+import { consoleRoutes } from '../../support/console-routes';
 
 const DB = 121;
 let redis: Redis;
@@ -34,7 +35,7 @@ beforeAll(async () => {
   process.env.ASYNQLENS_SESSION_SECRET = SECRET;
   process.env.ASYNQLENS_USERS = await usersEnv([['alice', 'operator'], ['tom', 'viewer']]);
   redis = await openTestRedis(DB);
-  login = (await import('@/app/api/auth/login/route')).POST;
+  login = (await consoleRoutes()).login.POST;
 });
 beforeEach(async () => {
   await redis.flushdb();

@@ -11,6 +11,7 @@ import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { consoleRoutes } from '../../support/console-routes';
 
 const DB = 110;
 const ODD = 'default}:t:X';
@@ -20,12 +21,12 @@ const r = {} as { metrics: { GET: Handler }; redisInfo: { GET: Handler }; queues
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
   redis = await openTestRedis(DB);
-  r.queues = await import('@/app/api/queues/route');
-  r.metrics = await import('@/app/api/metrics/route');
-  r.redisInfo = await import('@/app/api/redis/route');
-  r.queue = await import('@/app/api/queues/[qname]/route');
-  r.tasks = await import('@/app/api/queues/[qname]/tasks/route');
-  r.task = await import('@/app/api/queues/[qname]/tasks/[taskId]/route');
+  r.queues = (await consoleRoutes()).queues;
+  r.metrics = (await consoleRoutes()).metrics;
+  r.redisInfo = (await consoleRoutes()).redis;
+  r.queue = (await consoleRoutes()).queue;
+  r.tasks = (await consoleRoutes()).tasks;
+  r.task = (await consoleRoutes()).task;
 });
 afterAll(() => redis.quit());
 beforeEach(() => redis.flushdb());

@@ -13,6 +13,7 @@ import { seedLock, seedPending } from '@/lib/asynq/testutil/seed';
 import { callRoute, type Handler } from '../../support/call-route';
 import { snapshot } from '../../support/redis-snapshot';
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
+import { consoleRoutes } from '../../support/console-routes';
 
 const DB = 111;
 const NEST = 'nest';
@@ -24,8 +25,8 @@ let allLocks: Handler;
 beforeAll(async () => {
   process.env.REDIS_URL = testRedisUrl(DB);
   redis = await openTestRedis(DB);
-  queueLocks = await import('@/app/api/queues/[qname]/locks/route');
-  allLocks = (await import('@/app/api/locks/route')).GET;
+  queueLocks = (await consoleRoutes()).locks;
+  allLocks = (await consoleRoutes()).allLocks.GET;
 });
 afterAll(() => redis.quit());
 
