@@ -5,7 +5,8 @@
  * rather than erroring, since URLs get hand-edited and truncated.
  */
 import type { LockDto } from '@/lib/contract/diagnostics';
-import type { SEARCH_LIST_PARAMS, SEARCH_TEXT_PARAMS, SEARCH_TIME_PARAMS } from '@/lib/contract/search';
+import type { SEARCH_TIME_PARAMS } from '@/lib/contract/search';
+import type { SEARCH_LIST_PARAMS, SEARCH_TEXT_PARAMS } from '@/lib/contract/search-scope';
 import type { TaskStateDto } from '@/lib/contract/tasks';
 import type { QueryPairs } from '@/lib/paths';
 

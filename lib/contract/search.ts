@@ -10,9 +10,8 @@
 import { z } from 'zod';
 import { taskSchema, taskStateSchema, type TaskStateDto } from './tasks';
 import { bulkActionSchema } from './mutations';
+import { SEARCH_LIST_PARAMS } from './search-scope';
 
-export const SEARCH_LIST_PARAMS = ['queue', 'state', 'type', 'typePrefix'] as const;
-export const SEARCH_TEXT_PARAMS = ['id', 'payload', 'error'] as const;
 export const SEARCH_TIME_PARAMS = [
   'lastFailedAfter', 'lastFailedBefore', 'nextRunAfter', 'nextRunBefore', 'completedAfter', 'completedBefore',
 ] as const;
@@ -108,16 +107,6 @@ function checkWindows(out: SearchFilterDto, issue: Issue): void {
   }
 }
 
-/**
- * Whether a filter parameter narrows by queue, type, state or text (ID, payload, error,
- * header). An action on a filter without one reaches every task of every queue, so it needs
- * an explicit `all: true`; the browser asks the same question before it sends one.
- */
-export const narrowsByParam = (key: string): boolean =>
-  (SEARCH_LIST_PARAMS as readonly string[]).includes(key) ||
-  (SEARCH_TEXT_PARAMS as readonly string[]).includes(key) ||
-  key.startsWith('payload.') ||
-  key.startsWith('header.');
 
 const rawValue = z.union([z.string(), z.number().transform(String), z.array(z.string())]);
 

@@ -3,7 +3,8 @@
  * every match (counted first, then streamed with progress).
  */
 import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { narrowsByParam, type SearchActProgressDto } from '@/lib/contract/search';
+import type { SearchActProgressDto } from '@/lib/contract/search';
+import { narrowsByParam } from '@/lib/contract/search-scope';
 import type { BulkAction } from '@/lib/contract/task-actions';
 import { apiPaths, withPairs, type QueryPairs } from '@/lib/paths';
 import { contracts } from './contracts';

@@ -4,7 +4,8 @@
  * schema's answer for each kind of filter.
  */
 import { describe, expect, it } from 'vitest';
-import { narrowsByParam, searchActBodySchema } from '@/lib/contract/search';
+import { searchActBodySchema } from '@/lib/contract/search';
+import { narrowsByParam } from '@/lib/contract/search-scope';
 
 describe('search act and all: true', () => {
   it('queue, type, state and text parameters narrow; times and retries alone do not', () => {
