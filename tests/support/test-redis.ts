@@ -1,6 +1,6 @@
 /**
  * Connections to the run's private Redis. Each test file passes its own database number
- * (unique across files, listed in tests/README.md) and gets that database flushed, so files
+ * (unique across files: tests/unit/test-databases.test.ts checks it) and gets that database flushed, so files
  * run in parallel without seeing each other's keys.
  */
 import { Redis } from 'ioredis';
