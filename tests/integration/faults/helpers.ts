@@ -2,6 +2,9 @@
  * Shared by the Redis-fault suites: calling routes as the browser does, timing them, and
  * waiting for a condition with a deadline (a fault suite must never hang on a broken Redis).
  */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import { callRoute, type Handler } from '../../support/call-route';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -33,4 +36,26 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
 /** Prints a measured number so the run's output documents it (the assertions bound it). */
 export function report(what: string, ms?: number): void {
   console.log(`[faults] ${what}${ms === undefined ? '' : `: ${ms} ms`}`);
+}
+
+/** A private redis-server that `DEBUG SLEEP` can stall, and a connection to seed and stall it (the app has its own). */
+export interface StallableRedis {
+  server: RunningRedis;
+  admin: Redis;
+}
+
+/** Starts the suite's stallable redis-server before its tests, with the console on it at `timeoutMs`; stops it after. */
+export function useStallableRedis(label: string, timeoutMs: number): StallableRedis {
+  const r = {} as StallableRedis;
+  beforeAll(async () => {
+    r.server = await startRedisServer({ label, args: ['--enable-debug-command', 'local'] });
+    process.env.REDIS_URL = `${r.server.url}/0`;
+    process.env.ASYNQLENS_COMMAND_TIMEOUT_MS = String(timeoutMs);
+    r.admin = new Redis(r.server.url, { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    r.admin.disconnect();
+    await r.server.stop();
+  });
+  return r;
 }

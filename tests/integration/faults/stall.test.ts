@@ -5,32 +5,18 @@
  * cleared the moment Redis answers the probe, and requests succeed again by themselves.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as k from '@/lib/asynq/keys';
 import { isRedisStalled } from '@/lib/server/redis/stall';
-import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
-import { get, post, report, sleep, timed, waitFor } from './helpers';
+import { get, post, report, sleep, timed, waitFor, useStallableRedis } from './helpers';
 import { consoleRoutes } from '../../support/console-routes';
 
 const TIMEOUT_MS = 1000;
-let server: RunningRedis;
-/** For seeding and for sending the stalls (the app has its own connection). */
-let admin: Redis;
-
-beforeAll(async () => {
-  server = await startRedisServer({ label: 'stall', args: ['--enable-debug-command', 'local'] });
-  process.env.REDIS_URL = `${server.url}/0`;
-  process.env.ASYNQLENS_COMMAND_TIMEOUT_MS = String(TIMEOUT_MS);
-  admin = new Redis(server.url, { maxRetriesPerRequest: 1 });
-});
-afterAll(async () => {
-  admin.disconnect();
-  await server.stop();
-});
+const stallable = useStallableRedis('stall', TIMEOUT_MS);
 
 /** PING calls Redis has served since the last CONFIG RESETSTAT. */
 async function pings(): Promise<number> {
-  const m = /cmdstat_ping:calls=(\d+)/.exec(await admin.info('commandstats'));
+  const m = /cmdstat_ping:calls=(\d+)/.exec(await stallable.admin.info('commandstats'));
   return Number(m?.[1] ?? 0);
 }
 
@@ -44,7 +30,7 @@ async function expectStallHandled(name: string, startedAt: number, stallMs: numb
   report(`${name}: first request → 503`, first.ms);
   expect(first.status).toBe(503);
   expect(first.body.error).toMatchObject({ code: 'redis_unavailable', reason: 'stalled' });
-  expect(first.body.error.message).toContain(`Redis at 127.0.0.1:${server.port}/0 is stalled: not answering within ${TIMEOUT_MS} ms`);
+  expect(first.body.error.message).toContain(`Redis at 127.0.0.1:${stallable.server.port}/0 is stalled: not answering within ${TIMEOUT_MS} ms`);
   expect(first.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
   expect(first.ms).toBeLessThan(TIMEOUT_MS + 300);
   expect(isRedisStalled()).toBe(true);
@@ -68,8 +54,8 @@ describe('a stalled Redis', () => {
   it('DEBUG SLEEP: 503 after the timeout, then 503 at once while one PING probes, then back by itself', async () => {
     const r = await consoleRoutes();
     expect((await get(r.queues.GET)).status).toBe(200);
-    await admin.config('RESETSTAT');
-    const sleeper = new Redis(server.url);
+    await stallable.admin.config('RESETSTAT');
+    const sleeper = new Redis(stallable.server.url);
     await sleeper.ping();
     const startedAt = Date.now();
     const sleeping = sleeper.call('DEBUG', 'SLEEP', '3');
@@ -88,7 +74,7 @@ describe('a stalled Redis', () => {
 
   it('CLIENT PAUSE ALL: the same', async () => {
     const startedAt = Date.now();
-    await admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
+    await stallable.admin.call('CLIENT', 'PAUSE', '2500', 'ALL');
     await expectStallHandled('CLIENT PAUSE 2500 ALL', startedAt, 2500);
   });
 
@@ -96,8 +82,8 @@ describe('a stalled Redis', () => {
     const r = await consoleRoutes();
     // Load the enqueue script first: a NOSCRIPT answered after the pause would not be retried.
     expect((await post(r.tasks.POST, { qname: 'stalled' }, { type: 'warm' })).status).toBe(201);
-    const before = await admin.llen(k.pendingKey('stalled'));
-    await admin.call('CLIENT', 'PAUSE', '2500', 'WRITE');
+    const before = await stallable.admin.llen(k.pendingKey('stalled'));
+    await stallable.admin.call('CLIENT', 'PAUSE', '2500', 'WRITE');
     const startedAt = Date.now();
     // INFO is not a write: the readiness probe still answers while only writes are held.
     expect((await get(r.health.GET)).status).toBe(200);
@@ -116,6 +102,6 @@ describe('a stalled Redis', () => {
     await waitFor('the probe to clear the mark', () => !isRedisStalled(), 2 * TIMEOUT_MS, 5);
     expect((await get(r.queues.GET)).status).toBe(200);
     // Redis held the enqueue and ran it when the pause ended: exactly once.
-    expect(await admin.llen(k.pendingKey('stalled'))).toBe(before + 1);
+    expect(await stallable.admin.llen(k.pendingKey('stalled'))).toBe(before + 1);
   });
 });

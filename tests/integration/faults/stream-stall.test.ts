@@ -6,36 +6,23 @@
  * would say, never `internal`. Then the stall mark clears and the console answers again.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeTaskMessage } from '@/lib/asynq/codec';
 import * as k from '@/lib/asynq/keys';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { isRedisStalled } from '@/lib/server/redis/stall';
-import { startRedisServer, type RunningRedis } from '../../../scripts/support/redis-server';
 import type { Handler } from '../../support/call-route';
 import { consoleRoutes } from '../../support/console-routes';
-import { get, report, waitFor } from './helpers';
+import { get, report, waitFor, useStallableRedis } from './helpers';
 
 const TIMEOUT_MS = 1000;
 const SLEEP_S = 2;
-let server: RunningRedis;
-let admin: Redis;
-
-beforeAll(async () => {
-  server = await startRedisServer({ label: 'stream-stall', args: ['--enable-debug-command', 'local'] });
-  process.env.REDIS_URL = `${server.url}/0`;
-  process.env.ASYNQLENS_COMMAND_TIMEOUT_MS = String(TIMEOUT_MS);
-  admin = new Redis(server.url, { maxRetriesPerRequest: 1 });
-});
-afterAll(async () => {
-  admin.disconnect();
-  await server.stop();
-});
+const stallable = useStallableRedis('stream-stall', TIMEOUT_MS);
 
 /** `n` tasks of `type` in queue `q`, as asynq leaves them: pending, or archived after "handler not found". */
 async function seed(state: 'pending' | 'archived', type: string, n: number): Promise<void> {
   for (let from = 0; from < n; from += 5000) {
-    const p = admin.pipeline().sadd(k.ALL_QUEUES, 'q');
+    const p = stallable.admin.pipeline().sadd(k.ALL_QUEUES, 'q');
     for (let i = from; i < Math.min(n, from + 5000); i++) {
       const errorMsg = `handler not found for task "${type}"`;
       const m = newTaskMessage({ type, queue: 'q', id: `${type}-${i}`, ...(state === 'archived' ? { errorMsg, retried: 25, lastFailedAt: 1 } : {}) });
@@ -59,7 +46,7 @@ async function stallMidStream(handler: Handler, path: string, body: unknown) {
     body: JSON.stringify(body),
   });
   const res = await handler(req, { params: Promise.resolve({}) });
-  const sleeper = new Redis(server.url);
+  const sleeper = new Redis(stallable.server.url);
   await sleeper.ping();
   let sleeping: Promise<unknown> | undefined;
   const lines: Record<string, unknown>[] = [];
@@ -91,7 +78,7 @@ async function expectRecovered(r: Awaited<ReturnType<typeof consoleRoutes>>) {
 
 describe('a Redis stall in the middle of a streamed answer', () => {
   it('a search action ends with a redis_unavailable line (stalled, outcome unknown), not internal', async () => {
-    await admin.flushall();
+    await stallable.admin.flushall();
     await seed('pending', 'bulk', 40_000);
     const r = await consoleRoutes();
     const act = (await consoleRoutes()).act;
@@ -106,12 +93,12 @@ describe('a Redis stall in the middle of a streamed answer', () => {
     const last = lines.at(-1)!;
     expect(last, JSON.stringify(last)).toHaveProperty('error');
     expect(last.error).toMatchObject({ code: 'redis_unavailable', reason: 'stalled', outcome: 'unknown' });
-    expect((last.error as { message: string }).message).toContain(`Redis at 127.0.0.1:${server.port}/0 is `);
+    expect((last.error as { message: string }).message).toContain(`Redis at 127.0.0.1:${stallable.server.port}/0 is `);
     await expectRecovered(r);
   });
 
   it('a re-run ends with the same redis_unavailable line, and what it moved stays moved', async () => {
-    await admin.flushall();
+    await stallable.admin.flushall();
     await seed('archived', 'big', 20_000);
     const r = await consoleRoutes();
     const rerun = (await consoleRoutes()).rerun;
@@ -126,6 +113,6 @@ describe('a Redis stall in the middle of a streamed answer', () => {
     expect(last.error).toMatchObject({ code: 'redis_unavailable', reason: 'stalled', outcome: 'unknown' });
     await expectRecovered(r);
     // Nothing lost or doubled: every task is in exactly one of the two places.
-    expect((await admin.llen(k.pendingKey('q'))) + (await admin.zcard(k.archivedKey('q')))).toBe(20_000);
+    expect((await stallable.admin.llen(k.pendingKey('q'))) + (await stallable.admin.zcard(k.archivedKey('q')))).toBe(20_000);
   });
 });
