@@ -61,7 +61,7 @@ export async function apiMutate<S extends z.ZodType>(
 }
 
 /** One value per line of an NDJSON body, as its lines arrive. */
-async function* ndjsonLines(body: NonNullable<Response['body']>): AsyncGenerator<unknown> {
+export async function* ndjsonLines(body: NonNullable<Response['body']>): AsyncGenerator<unknown> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
   for (;;) {

@@ -14,6 +14,7 @@ import { isRedisStalled } from '@/lib/server/redis/stall';
 import type { Handler } from '../../support/call-route';
 import { consoleRoutes } from '../../support/console-routes';
 import { get, report, waitFor, useStallableRedis } from './helpers';
+import { ndjsonLines } from '@/lib/query/fetcher';
 
 const TIMEOUT_MS = 1000;
 const SLEEP_S = 2;
@@ -50,19 +51,10 @@ async function stallMidStream(handler: Handler, path: string, body: unknown) {
   await sleeper.ping();
   let sleeping: Promise<unknown> | undefined;
   const lines: Record<string, unknown>[] = [];
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffered += value;
-    let nl: number;
-    while ((nl = buffered.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
-      buffered = buffered.slice(nl + 1);
-      lines.push(line);
-      if ('progress' in line && !sleeping) sleeping = sleeper.call('DEBUG', 'SLEEP', String(SLEEP_S));
-    }
+  for await (const value of ndjsonLines(res.body!)) {
+    const line = value as Record<string, unknown>;
+    lines.push(line);
+    if ('progress' in line && !sleeping) sleeping = sleeper.call('DEBUG', 'SLEEP', String(SLEEP_S));
   }
   await sleeping;
   sleeper.disconnect();
