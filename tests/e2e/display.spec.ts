@@ -33,6 +33,13 @@ async function showsEscaped(el: Locator, raw: string, where: string) {
   for (const cp of ['U+202E', 'U+200B']) assert.ok(marks.includes(cp), `${where}: ${cp} is marked (saw ${marks.join(', ')})`);
 }
 
+// Next streams metadata: after a client-side navigation the title lands a moment after the
+// page body, so wait for it (bounded) and then compare, for a message that shows both.
+async function titleIs(page: Page, expected: string) {
+  await page.waitForFunction((t) => document.title === t, expected, { timeout: 5_000 }).catch(() => undefined);
+  assert.equal(await page.title(), expected);
+}
+
 const specs: Spec[] = [
   {
     name: 'the overview, sidebar and queue page show an odd queue name escaped; its link reaches the raw queue',
@@ -55,7 +62,7 @@ const specs: Spec[] = [
       await link.click();
       await page.waitForURL((u) => u.pathname === paths.queue(DISPLAY_QUEUE));
       assert.equal(await page.getByTestId('queue-name').innerText(), escaped(DISPLAY_QUEUE));
-      assert.equal(await page.title(), `${escaped(DISPLAY_QUEUE)} · asynqlens`);
+      await titleIs(page, `${escaped(DISPLAY_QUEUE)} · asynqlens`);
       await page.goto(paths.queue(DISPLAY_QUEUE, { state: 'retry' }));
       const retry = page.getByRole('table', { name: 'retry tasks' });
       const row = retry.locator('tbody tr').first();
@@ -79,7 +86,7 @@ const specs: Spec[] = [
       await showsEscaped(page.getByTestId('task-type'), DISPLAY_TYPE, 'task type');
       assert.equal(await page.getByTestId('task-type').innerText(), escaped(DISPLAY_TYPE));
       assert.equal(await page.getByTestId('task-id').innerText(), escaped(DISPLAY_TASK_ID));
-      assert.equal(await page.title(), `${escaped(`${DISPLAY_TASK_ID} · ${DISPLAY_QUEUE}`)} · asynqlens`);
+      await titleIs(page, `${escaped(`${DISPLAY_TASK_ID} · ${DISPLAY_QUEUE}`)} · asynqlens`);
       const payload = page.getByTestId('payload-text');
       assert.equal(await payload.innerText(), escaped(DISPLAY_PAYLOAD), 'payload escaped, its line break kept');
       const details = page.locator('section', { has: page.getByRole('heading', { name: 'Details' }) });
