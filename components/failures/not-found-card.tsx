@@ -7,7 +7,7 @@ import { paths } from '@/lib/paths';
 import { cn, formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
 import { ExampleMessage, GroupFacts } from './group-facts';
-import { notFoundAnchor } from './not-found';
+import { notFoundAnchor } from './not-found-anchor';
 import { NotFoundQueues } from './not-found-queues';
 import type { RerunTarget } from './use-rerun-flow';
 import { SafeText } from '@/components/ui/safe-text';

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { plural } from '@/components/tasks/task-actions';
 import type { FailureGroupDto, FailuresDto, HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { NotFoundCard } from './not-found-card';
-import { notFoundAnchor } from './not-found';
+import { notFoundAnchor } from './not-found-anchor';
 import type { RerunTarget } from './use-rerun-flow';
 
 type NotFoundGroup = FailureGroupDto & { taskType: string };

@@ -2,7 +2,6 @@ import { Icon } from '@/components/ui/icons';
 import { Link } from '@/components/ui/link';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
-import { isNotFoundError } from './not-found';
 import { SafeText } from '@/components/ui/safe-text';
 
 /**
@@ -10,7 +9,7 @@ import { SafeText } from '@/components/ui/safe-text';
  * way to its group on /failures (every task that failed the same way, and the re-run).
  */
 export function TaskNotFoundCallout({ task }: { task: TaskDto }) {
-  if ((task.state !== 'retry' && task.state !== 'archived') || !isNotFoundError(task.lastError, task.type)) return null;
+  if ((task.state !== 'retry' && task.state !== 'archived') || !task.handlerNotFound) return null;
   return (
     <div role="note" data-testid="task-not-found" className="flex items-start gap-2 rounded-lg border border-warning/40 bg-warning-soft px-3 py-2 text-[13px]">
       <Icon name="alert" size={15} className="mt-0.5 shrink-0 text-warning" />

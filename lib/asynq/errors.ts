@@ -61,12 +61,30 @@ export function invalidArgument(op: string, field: string, message: string): Asy
   return new AsynqError('INVALID_ARGUMENT', 'invalid_argument', message, op, { field });
 }
 
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+const GO_SHORT_ESCAPES: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
+
 /**
- * Go's `%q` for the strings asynq quotes in its messages: JSON quoting matches it for every
- * printable character; Go escapes a few more non-printables the same way JSON does.
+ * Go's `%q` (strconv.Quote) exactly, for every string asynq quotes in its messages (queue names,
+ * task types): Go's printable characters (letters, marks, numbers, punctuation, symbols, ASCII
+ * space) stay, the rest become \a \b … \xNN \uNNNN \UNNNNNNNN. JSON quoting differs from it
+ * for DEL, NBSP, zero-width and other format characters, so a Go server's stored error and ours
+ * are compared byte for byte only through this. A lone surrogate, which UTF-8 cannot carry, is
+ * quoted as the U+FFFD a Go server would have received for it.
  */
 export function goQuote(s: string): string {
-  return JSON.stringify(s);
+  let out = '"';
+  for (const c of s) {
+    const cp = c.codePointAt(0)!;
+    const ch = cp >= 0xd800 && cp <= 0xdfff ? '\ufffd' : c;
+    const short = GO_SHORT_ESCAPES[ch];
+    if (short) out += short;
+    else if (GO_PRINTABLE.test(ch)) out += ch;
+    else if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += `\\U${cp.toString(16).padStart(8, '0')}`;
+  }
+  return `${out}"`;
 }
 
 /** A state rule forbids the operation (asynq's FAILED_PRECONDITION), with asynq's text. */

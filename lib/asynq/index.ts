@@ -4,7 +4,7 @@
  */
 export { createInspector, type Inspector } from './inspector';
 export { createRedis, type ConnectOptions } from './redis';
-export { AsynqError, isAsynqError, invalidArgument, type ErrorCode, type ErrorKind } from './errors';
+export { AsynqError, isAsynqError, invalidArgument, goQuote, type ErrorCode, type ErrorKind } from './errors';
 export { TASK_STATES, isTaskState, type TaskState } from './states';
 export { systemClock, fixedClock, type Clock } from './clock';
 export type { PageParams } from './pagination';
@@ -50,4 +50,4 @@ export { explainRoutes, buildMux, type Route, type RouteMatch } from './triage/r
 export { rerunNotFound, assertRerunTarget, type RerunOptions, type RerunProgress, type RerunResult } from './triage/rerun';
 export { serversListeningOn } from './triage/listeners';
 export { errorSignature } from './triage/signature';
-export { isHandlerNotFoundError, handlerNotFoundMessage, notFoundExplanation, goQuoteExact } from './triage/not-found';
+export { isHandlerNotFoundError, handlerNotFoundMessage, notFoundExplanation } from './triage/not-found';

@@ -40,6 +40,11 @@ export const taskSchema = z.object({
   maxRetry: z.number(),
   retried: z.number(),
   lastError: z.string(),
+  /**
+   * Whether lastError is exactly the error asynq's not-found handler stores for this task's type
+   * (decided once, by the core's recogniser; the browser never parses error texts).
+   */
+  handlerNotFound: z.boolean(),
   lastFailedAt: isoTime,
   timeoutSeconds: z.number(),
   deadline: isoTime,

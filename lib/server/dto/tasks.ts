@@ -1,5 +1,6 @@
 import 'server-only';
 import type { QueueStats, SchedulerEntryInfo, ServerWithWorkers, TaskInfo } from '@/lib/asynq';
+import { isHandlerNotFoundError } from '@/lib/asynq';
 import type { BytesEncoding } from '@/lib/contract/common';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
@@ -70,6 +71,7 @@ export function toTaskDto(t: TaskInfo, payloadLimit: number): TaskDto {
     maxRetry: m?.retry ?? 0,
     retried: m?.retried ?? 0,
     lastError: m?.errorMsg ?? '',
+    handlerNotFound: m ? isHandlerNotFoundError(m.errorMsg, m.type) : false,
     lastFailedAt: isoSec(m?.lastFailedAt ?? 0),
     timeoutSeconds: m?.timeout ?? 0,
     deadline: isoSec(m?.deadline ?? 0),

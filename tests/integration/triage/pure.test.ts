@@ -3,7 +3,7 @@
  * routing explanation. The msg reader is tested in tests/unit/asynq/task-msg-view.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { errorSignature, explainRoutes, goQuoteExact, isHandlerNotFoundError } from '@/lib/asynq';
+import { errorSignature, explainRoutes, goQuote, isHandlerNotFoundError } from '@/lib/asynq';
 
 describe('errorSignature', () => {
   it.each([
@@ -33,13 +33,18 @@ describe('errorSignature', () => {
 
 describe('not-found recognition', () => {
   it('quotes as Go %q does', () => {
-    expect(goQuoteExact('a"b\\c\td\u007f\u00a0é😀\u200b\u{10ffff}')).toBe('"a\\"b\\\\c\\td\\x7f\\u00a0é😀\\u200b\\U0010ffff"');
+    expect(goQuote('a"b\\c\td\u007f\u00a0é😀\u200b\u{10ffff}')).toBe('"a\\"b\\\\c\\td\\x7f\\u00a0é😀\\u200b\\U0010ffff"');
   });
 
-  it('accepts Go\'s and JSON\'s quoting of the task\'s own type, nothing else', () => {
+  it('quotes a lone surrogate as the U+FFFD a Go server receives for it', () => {
+    expect(goQuote('a\ud800b')).toBe('"a\ufffdb"');
+  });
+
+  it('accepts exactly Go\'s quoting of the task\'s own type, nothing else', () => {
     expect(isHandlerNotFoundError('handler not found for task "a:b"', 'a:b')).toBe(true);
     expect(isHandlerNotFoundError('handler not found for task "x\\u00a0"', 'x\u00a0')).toBe(true);
-    expect(isHandlerNotFoundError('handler not found for task "x\u00a0"', 'x\u00a0')).toBe(true);
+    // JSON's quoting leaves NBSP raw; Go's %q never does, so no server stored this.
+    expect(isHandlerNotFoundError('handler not found for task "x\u00a0"', 'x\u00a0')).toBe(false);
     expect(isHandlerNotFoundError('handler not found for task "a:c"', 'a:b')).toBe(false);
     expect(isHandlerNotFoundError('wrapped: handler not found for task "a:b"', 'a:b')).toBe(false);
     expect(isHandlerNotFoundError('handler not found for task "a:b" (retrying)', 'a:b')).toBe(false);
