@@ -6,9 +6,15 @@
  */
 import { spawn } from 'node:child_process';
 import { startApp, type AppServer } from '../tests/e2e/support/app-server';
+import { childListeningOn } from './process-cpu';
 import { buildIfStale } from './ui-app';
 
-export interface OurServer extends AppServer {
+export interface BenchServer extends AppServer {
+  /** The server's process, for its CPU time; undefined when it cannot be found. */
+  pid: number | undefined;
+}
+
+export interface OurServer extends BenchServer {
   /** Which build runs, for the results. */
   build: string;
 }
@@ -21,13 +27,14 @@ export interface OurServer extends AppServer {
 export async function startOurServer(redisUrl: string): Promise<OurServer> {
   const build = await buildIfStale();
   const app = await startApp(redisUrl, { ASYNQLENS_AUTH: 'none', ASYNQLENS_SNAPSHOT_MS: '0' });
-  return { ...app, build };
+  // The launcher runs the server in its own process (it imports server.js).
+  return { ...app, build, pid: childListeningOn(Number(new URL(app.url).port)) };
 }
 
 const READY_TIMEOUT_MS = 30_000;
 
 /** `serve-inspector` on a free loopback port; resolves once it prints `READY host:port`. */
-export function startGoServer(bin: string, redisPort: number): Promise<AppServer> {
+export function startGoServer(bin: string, redisPort: number): Promise<BenchServer> {
   const child = spawn(bin, ['serve-inspector', '--redis', `127.0.0.1:${redisPort}`, '--db', '0', '--addr', '127.0.0.1:0'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -55,7 +62,7 @@ export function startGoServer(bin: string, redisPort: number): Promise<AppServer
       clearTimeout(timer);
       child.stdout.removeAllListeners('data');
       child.stdout.resume();
-      resolve({ url: `http://${addr}`, stop });
+      resolve({ url: `http://${addr}`, stop, pid: child.pid });
     });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);

@@ -10,9 +10,9 @@
 import { loadavg } from 'node:os';
 import type { BenchCase, BenchContext, CaseResult } from './bench-case';
 import { runGoReads, type GoOutcome } from './go-reads';
-import { keepAliveClient, type HttpClient } from './http-client';
+import { keepAliveClient } from './http-client';
 import { startGoServer, startOurServer } from './http-servers';
-import { timeGets, type HttpTiming } from './http-timing';
+import { timeGets, type HttpTiming, type Target } from './http-timing';
 import { monitorOnce, socketWriteCounter } from './measure';
 import { loadOurReads, type OurReads, type Read, type ReadName } from './our-reads';
 import { readsDataset, type ReadsDataset } from './reads-dataset';
@@ -83,24 +83,24 @@ async function countTrips(ours: OurReads, read: Read): Promise<{ roundTrips: num
 }
 
 /** Checks each server's reply to `path` once, then times it on all of them. */
-async function timeRead(ctx: BenchContext, clients: HttpClient[], path: string, wanted: string[][]): Promise<HttpTiming[]> {
-  for (const [i, client] of clients.entries()) {
+async function timeRead(ctx: BenchContext, targets: Target[], path: string, wanted: string[][]): Promise<HttpTiming[]> {
+  for (const [i, { client }] of targets.entries()) {
     const reply = await client.get(path);
     const missing = lacks(reply.body, wanted[i] ?? []);
     if (reply.status !== 200 || missing.length > 0) {
       throw new Error(`${client.base}${path}: HTTP ${reply.status}${missing.length > 0 ? `, lacks ${missing.join(', ')}` : ''}: ${reply.body.slice(0, 300)}`);
     }
   }
-  return timeGets(clients, path, 200, ctx.iterations, ctx.warmup);
+  return timeGets(targets, path, 200, ctx.iterations, ctx.warmup);
 }
 
 /**
  * Top-level commands Redis saw during one GET of `path` to each server (MONITOR, from 50 ms
  * before to 100 ms after): what the whole server sends, interceptor included, not only the route.
  */
-async function commandsOverHttp(ctx: BenchContext, clients: HttpClient[], path: string): Promise<number[]> {
+async function commandsOverHttp(ctx: BenchContext, targets: Target[], path: string): Promise<number[]> {
   const seen: number[] = [];
-  for (const client of clients) seen.push((await monitorOnce(ctx.url, () => client.get(path))).commands.length);
+  for (const { client } of targets) seen.push((await monitorOnce(ctx.url, () => client.get(path))).commands.length);
   return seen;
 }
 
@@ -119,26 +119,26 @@ async function timeOverHttp(ctx: BenchContext, counts: ReadCounts[], d: ReadsDat
     await ourServer.stop();
     throw err;
   });
-  const clients = [keepAliveClient(ourServer.url), ...(goServer ? [keepAliveClient(goServer.url)] : [])];
+  const targets: Target[] = [ourServer, ...(goServer ? [goServer] : [])].map((s) => ({ client: keepAliveClient(s.url), pid: s.pid }));
   const { both, ours: oursOnly } = expectations(d);
   try {
     const reads: ReadRow[] = [];
     for (const c of counts) {
-      const [ours, go] = await timeRead(ctx, clients, c.path, [[...both[c.name], ...(oursOnly[c.name] ?? [])], both[c.name]]);
-      const [oursSeen, goSeen] = await commandsOverHttp(ctx, clients, c.path);
+      const [ours, go] = await timeRead(ctx, targets, c.path, [[...both[c.name], ...(oursOnly[c.name] ?? [])], both[c.name]]);
+      const [oursSeen, goSeen] = await commandsOverHttp(ctx, targets, c.path);
       reads.push({ ...c, ours: { ...ours!, commands: oursSeen! }, go: go && { ...go, commands: goSeen! } });
-      console.log(`  ${c.name}: ours p50 ${ours!.p50Ms} ms, p95 ${ours!.p95Ms} ms; Go p50 ${go?.p50Ms ?? 'n/a'} ms, p95 ${go?.p95Ms ?? 'n/a'} ms`);
+      console.log(`  ${c.name}: ours p50 ${ours!.p50Ms} ms, p95 ${ours!.p95Ms} ms, CPU ${ours!.cpuMs ?? 'n/a'} ms; Go p50 ${go?.p50Ms ?? 'n/a'} ms, p95 ${go?.p95Ms ?? 'n/a'} ms, CPU ${go?.cpuMs ?? 'n/a'} ms`);
     }
     const floor: FloorRow[] = [];
     for (const f of FLOOR) {
-      const [ours, go] = await timeGets(clients, f.path, f.status, ctx.iterations, ctx.warmup);
-      const [oursSeen, goSeen] = await commandsOverHttp(ctx, clients, f.path);
+      const [ours, go] = await timeGets(targets, f.path, f.status, ctx.iterations, ctx.warmup);
+      const [oursSeen, goSeen] = await commandsOverHttp(ctx, targets, f.path);
       floor.push({ what: f.what, path: f.path, ours: { ...ours!, commands: oursSeen! }, go: go && { ...go, commands: goSeen! } });
-      console.log(`  ${f.path}: ours p50 ${ours!.p50Ms} ms; Go p50 ${go?.p50Ms ?? 'n/a'} ms`);
+      console.log(`  ${f.path}: ours p50 ${ours!.p50Ms} ms, CPU ${ours!.cpuMs ?? 'n/a'} ms; Go p50 ${go?.p50Ms ?? 'n/a'} ms, CPU ${go?.cpuMs ?? 'n/a'} ms`);
     }
     return { reads, floor, build: ourServer.build, load: `${load0} at the start, ${loadavg()[0]!.toFixed(2)} at the end` };
   } finally {
-    for (const c of clients) c.close();
+    for (const t of targets) t.client.close();
     await Promise.all([ourServer.stop(), goServer?.stop()]);
   }
 }
@@ -163,7 +163,8 @@ function section(ctx: BenchContext, d: ReadsDataset, seeded: string, memory: str
     `- Dataset: ${d.summary}; Redis \`used_memory\` ${memory}`,
     `- Seeding (seed-tasks.lua, built server-side): ${seeded}`,
     '- **Latency is measured over HTTP on both sides**, on loopback, with one client: Node\'s `http` module in the bench process, one keep-alive agent per server limited to one socket (every timed request reuses it), one request at a time, the whole body read before the clock stops. ' +
-      `The servers take turns request by request (ours, Go, ours, …) so the machine's noise falls on both; ${ctx.warmup} untimed rounds, then ${ctx.iterations} timed, nearest-rank p50/p95. Load average (1 min): ${t.load}.`,
+      `The servers take turns request by request (ours, Go, ours, …) so the machine's noise falls on both; ${ctx.warmup} untimed rounds, then ${ctx.iterations} timed, nearest-rank p50/p95. Load average (1 min): ${t.load}. ` +
+      'Server CPU per request = the server process\'s CPU time (every thread\'s schedstat) over the timed requests, divided by their number: less sensitive to the machine\'s other load than wall clock, and it includes whatever the server does in the background meanwhile.',
     `- Our server: ${t.build}, started by the launcher (\`bin/asynqlens.mjs\` → the Next.js standalone server) with \`ASYNQLENS_AUTH=none\` and the shared snapshot off (\`ASYNQLENS_SNAPSHOT_MS=0\`), so every request reads Redis as each of Go's does. A request runs everything a production one does: the request interceptor (proxy.ts), the route wrapper, zod, the DTO mapping, JSON.`,
     `- ${goServer}`,
     '- Both servers and the client run on the cores this process is pinned to (see the header); Redis has core 0 to itself.',

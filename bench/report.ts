@@ -59,19 +59,24 @@ const msCells = (t: HttpTiming | undefined): string[] => (t ? [t.p50Ms.toFixed(3
 const p50Ratio = (ours: HttpTiming, go: HttpTiming | undefined): string => (go ? `${(ours.p50Ms / go.p50Ms).toFixed(2)}×` : 'n/a');
 const bytesCell = (ours: HttpTiming, go: HttpTiming | undefined): string =>
   `${ours.bytes.toLocaleString('en-US')} / ${go ? go.bytes.toLocaleString('en-US') : 'n/a'}`;
+const cpuCells = (ours: HttpTiming, go: HttpTiming | undefined): string[] => {
+  const ms = (t: HttpTiming | undefined) => (t?.cpuMs === undefined ? 'n/a' : t.cpuMs.toFixed(3));
+  const ratio = ours.cpuMs !== undefined && go?.cpuMs ? `${(ours.cpuMs / go.cpuMs).toFixed(2)}×` : 'n/a';
+  return [`${ms(ours)} / ${ms(go)}`, ratio];
+};
 const seenCell = (ours: ServerRead, go: ServerRead | undefined): string => `${ours.commands} / ${go ? go.commands : 'n/a'}`;
 
 /** The reads over HTTP, with Redis counts; Go's columns are n/a when Go is missing. */
 export function readsTable(rows: readonly ReadRow[], go: GoOutcome): string {
   const goTrips = (name: string): GoRead | undefined => (go.ok ? go.reads.find((g) => g.name === name) : undefined);
   const lines = [
-    '| Read (same path on both servers) | Ours: Redis round trips | Ours: commands | Go: Redis round trips | HTTP: commands ours / Go | Ours: p50 ms | Ours: p95 ms | Go: p50 ms | Go: p95 ms | p50 ours/Go | Body bytes ours / Go |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| Read (same path on both servers) | Ours: Redis round trips | Ours: commands | Go: Redis round trips | HTTP: commands ours / Go | Ours: p50 ms | Ours: p95 ms | Go: p50 ms | Go: p95 ms | p50 ours/Go | Server CPU ms per request ours / Go | CPU ours/Go | Body bytes ours / Go |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const r of rows) {
     const g = goTrips(r.name);
     lines.push(`| ${r.name}: \`GET ${r.path}\` | ${trips(r.roundTrips, r.roundTripsMax)} | ${commandsCell(r)} | ${g ? trips(g.roundTrips, g.roundTripsMax) : 'n/a'} | ${seenCell(r.ours, r.go)} | ` +
-      `${[...msCells(r.ours), ...msCells(r.go)].join(' | ')} | ${p50Ratio(r.ours, r.go)} | ${bytesCell(r.ours, r.go)} |`);
+      `${[...msCells(r.ours), ...msCells(r.go)].join(' | ')} | ${p50Ratio(r.ours, r.go)} | ${cpuCells(r.ours, r.go).join(' | ')} | ${bytesCell(r.ours, r.go)} |`);
   }
   return lines.join('\n');
 }
@@ -79,11 +84,11 @@ export function readsTable(rows: readonly ReadRow[], go: GoOutcome): string {
 /** Each server's per-request floor: routes that never touch Redis. */
 export function floorTable(rows: readonly FloorRow[]): string {
   const lines = [
-    '| No Redis | Path | Status | HTTP: commands ours / Go | Ours: p50 ms | Ours: p95 ms | Go: p50 ms | Go: p95 ms | p50 ours/Go |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+    '| No Redis | Path | Status | HTTP: commands ours / Go | Ours: p50 ms | Ours: p95 ms | Go: p50 ms | Go: p95 ms | p50 ours/Go | Server CPU ms per request ours / Go | CPU ours/Go |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const r of rows) {
-    lines.push(`| ${r.what} | \`GET ${r.path}\` | ${r.ours.status} | ${seenCell(r.ours, r.go)} | ${[...msCells(r.ours), ...msCells(r.go)].join(' | ')} | ${p50Ratio(r.ours, r.go)} |`);
+    lines.push(`| ${r.what} | \`GET ${r.path}\` | ${r.ours.status} | ${seenCell(r.ours, r.go)} | ${[...msCells(r.ours), ...msCells(r.go)].join(' | ')} | ${p50Ratio(r.ours, r.go)} | ${cpuCells(r.ours, r.go).join(' | ')} |`);
   }
   return lines.join('\n');
 }
