@@ -64,6 +64,10 @@ export function startGoServer(bin: string, redisPort: number): Promise<BenchServ
       child.stdout.resume();
       resolve({ url: `http://${addr}`, stop, pid: child.pid });
     });
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`serve-inspector exited (${code ?? signal}) before READY: ${err.trim() || out.trim()}`));
