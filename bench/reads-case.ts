@@ -173,7 +173,8 @@ function section(ctx: BenchContext, d: ReadsDataset, seeded: string, memory: str
     '',
     readsTable(t.reads, go),
     '',
-    'Per-request floor of each server (routes that read no Redis; the commands column checks it), same client and method:',
+    'Per-request floor of each server (routes that read no Redis; the commands column checks it), same client and method. ' +
+      'Go\'s liveness row is near what the client and loopback alone cost, which every row above includes on both sides:',
     '',
     floorTable(t.floor),
     '',
