@@ -33,7 +33,7 @@ export async function startOurServer(redisUrl: string): Promise<OurServer> {
 
 const READY_TIMEOUT_MS = 30_000;
 
-/** `serve-inspector` on a free loopback port; resolves once it prints `READY host:port`. */
+/** `serve-inspector` on a free loopback port; resolves once it printed its address and READY. */
 export function startGoServer(bin: string, redisPort: number): Promise<BenchServer> {
   const child = spawn(bin, ['serve-inspector', '--redis', `127.0.0.1:${redisPort}`, '--db', '0', '--addr', '127.0.0.1:0'], {
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -57,7 +57,7 @@ export function startGoServer(bin: string, redisPort: number): Promise<BenchServ
     }, READY_TIMEOUT_MS);
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString('utf8');
-      const addr = /^READY (\S+)$/m.exec(out)?.[1];
+      const addr = /^LISTENING (\S+)\nREADY$/m.exec(out)?.[1];
       if (addr === undefined) return;
       clearTimeout(timer);
       child.stdout.removeAllListeners('data');

@@ -3,8 +3,8 @@ package main
 // serve-inspector is the benchmarks' honest baseline: a minimal net/http server
 // over asynq v0.26.0's own Inspector, answering the reads asynqmon's handlers
 // answer, so asynqlens can be timed over HTTP against Go over HTTP with the same
-// client. It prints "READY <host:port>" once listening and serves until stdin
-// closes or SIGTERM.
+// client. Once listening it prints "LISTENING <host:port>", then READY, and
+// serves until stdin closes or SIGTERM.
 //
 //	GET /api/health/live                      no Redis: the server's own per-request floor
 //	GET /api/queues                           Queues() + GetQueueInfo per queue (asynqmon's queue list)
@@ -46,7 +46,7 @@ func runServeInspector(args []string) error {
 	srv := &http.Server{Handler: inspectorRoutes(insp), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Printf("READY %s\n", ln.Addr())
+	fmt.Printf("LISTENING %s\nREADY\n", ln.Addr())
 
 	waitForEnd(0)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
