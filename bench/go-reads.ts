@@ -1,7 +1,9 @@
 /**
- * Go's side of the read benchmark: `interop-bin bench-reads` (tests/go/bench.go) runs the same
- * four reads with the real asynq v0.26.0 Inspector on a go-redis client whose hook counts round
- * trips (one per command, one per pipeline flush).
+ * Go's in-process reads: `interop-bin bench-reads` (tests/go/bench.go) runs the same four reads
+ * with the real asynq v0.26.0 Inspector on a go-redis client whose hook counts round trips (one
+ * per command, one per pipeline flush). The read benchmark takes only its round trips (its
+ * latency is measured over HTTP, bench/http-servers.ts); the metrics case sets its in-process
+ * latency of the queue list beside our in-process route.
  *
  * The binary comes from go-bin.ts; without one Go's columns are n/a. Only a missing Go is
  * tolerated; a Go that fails to build or run fails the benchmark.

@@ -1,7 +1,10 @@
 /**
- * Our side of the read benchmark: the four dashboard reads, called through the real route
- * handlers in this process (no HTTP server, no Next.js runtime), so zod parsing, the DTO mapping
- * and JSON serialisation are included, and the Redis traffic is exactly what the route sends.
+ * Our side of the read benchmark's Redis counts: the four dashboard reads, called through the
+ * real route handlers in this process, so the Redis traffic counted (round trips on this
+ * client's socket, commands under MONITOR) is exactly what the route sends. Their latency is
+ * measured elsewhere, over HTTP against the launched server (bench/http-servers.ts): an
+ * in-process call skips the HTTP server, the request interceptor and Next's runtime, so its
+ * time is never compared with a server's.
  *
  * Why a resolve hook: lib/server imports `server-only`, whose default export throws; Next.js
  * loads it under the `react-server` condition, where it is an empty module. The hook asks for
@@ -16,8 +19,8 @@ export type ReadName = 'queues' | 'page1' | 'page5000' | 'taskInfo';
 
 export interface Read {
   name: ReadName;
-  /** What the read is, e.g. `GET /api/queues`. */
-  title: string;
+  /** The read's URL path, the same on our server and Go's, e.g. `/api/queues`. */
+  path: string;
   run: () => Promise<unknown>;
 }
 
@@ -37,12 +40,16 @@ const SERVER_ONLY_HOOK = `export async function resolve(specifier, context, next
   return next(specifier, { ...context, conditions: [...context.conditions, 'react-server'] });
 }`;
 
-const titles = (q: string, id: string): Record<ReadName, string> => ({
-  queues: 'GET /api/queues',
-  page1: `GET /api/queues/${q}/tasks?state=pending&page=1&size=20`,
-  page5000: `GET /api/queues/${q}/tasks?state=pending&page=5000&size=20`,
-  taskInfo: `GET /api/queues/${q}/tasks/${id}`,
-});
+/** The reads' URL paths; each is also the route whose handler runs in-process. */
+export function readPaths(q: string, id: string): Record<ReadName, string> {
+  const base = `/api/queues/${encodeURIComponent(q)}`;
+  return {
+    queues: '/api/queues',
+    page1: `${base}/tasks?state=pending&page=1&size=20`,
+    page5000: `${base}/tasks?state=pending&page=5000&size=20`,
+    taskInfo: `${base}/tasks/${encodeURIComponent(id)}`,
+  };
+}
 
 /** Calls a handler as Next.js would and returns the body text; throws on a non-200. */
 async function call(handler: Handler, path: string, params: Record<string, string>): Promise<string> {
@@ -64,19 +71,17 @@ async function routeReads(url: string, q: string, id: string): Promise<OurReads>
   const tasks = (await import('../app/api/queues/[qname]/tasks/route')) as { GET: Handler };
   const task = (await import('../app/api/queues/[qname]/tasks/[taskId]/route')) as { GET: Handler };
   const { getRedis } = await import('../lib/server/redis/client');
-  const base = `/api/queues/${encodeURIComponent(q)}`;
-  const page = (n: number) => () => call(tasks.GET, `${base}/tasks?state=pending&page=${n}&size=20`, { qname: q });
-  const t = titles(q, id);
+  const p = readPaths(q, id);
   // The bench's Redis is one server, never a cluster.
   const redis = getRedis() as Redis;
   return {
     via: 'route handlers',
     redis,
     reads: [
-      { name: 'queues', title: t.queues, run: () => call(queues.GET, '/api/queues', {}) },
-      { name: 'page1', title: t.page1, run: page(1) },
-      { name: 'page5000', title: t.page5000, run: page(5000) },
-      { name: 'taskInfo', title: t.taskInfo, run: () => call(task.GET, `${base}/tasks/${encodeURIComponent(id)}`, { qname: q, taskId: id }) },
+      { name: 'queues', path: p.queues, run: () => call(queues.GET, p.queues, {}) },
+      { name: 'page1', path: p.page1, run: () => call(tasks.GET, p.page1, { qname: q }) },
+      { name: 'page5000', path: p.page5000, run: () => call(tasks.GET, p.page5000, { qname: q }) },
+      { name: 'taskInfo', path: p.taskInfo, run: () => call(task.GET, p.taskInfo, { qname: q, taskId: id }) },
     ],
     close: () => redis.disconnect(),
   };
@@ -85,16 +90,16 @@ async function routeReads(url: string, q: string, id: string): Promise<OurReads>
 function coreReads(url: string, q: string, id: string, fallbackReason: string): OurReads {
   const redis = createRedis({ url });
   const insp = createInspector(redis);
-  const t = titles(q, id);
+  const p = readPaths(q, id);
   return {
     via: 'core calls',
     fallbackReason,
     redis,
     reads: [
-      { name: 'queues', title: `${t.queues}: inspector.queues()`, run: () => insp.queues() },
-      { name: 'page1', title: `${t.page1}: inspector.tasks()`, run: () => insp.tasks(q, 'pending', { page: 1, size: 20 }) },
-      { name: 'page5000', title: `${t.page5000}: inspector.tasks()`, run: () => insp.tasks(q, 'pending', { page: 5000, size: 20 }) },
-      { name: 'taskInfo', title: `${t.taskInfo}: inspector.task()`, run: () => insp.task(q, id) },
+      { name: 'queues', path: p.queues, run: () => insp.queues() },
+      { name: 'page1', path: p.page1, run: () => insp.tasks(q, 'pending', { page: 1, size: 20 }) },
+      { name: 'page5000', path: p.page5000, run: () => insp.tasks(q, 'pending', { page: 5000, size: 20 }) },
+      { name: 'taskInfo', path: p.taskInfo, run: () => insp.task(q, id) },
     ],
     close: () => redis.disconnect(),
   };

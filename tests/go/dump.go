@@ -46,6 +46,16 @@ type queueInfoJSON struct {
 	Timestamp      int64  `json:"timestamp"`
 }
 
+func toQueueInfoJSON(qi *asynq.QueueInfo) queueInfoJSON {
+	return queueInfoJSON{
+		Queue: qi.Queue, Paused: qi.Paused, Size: qi.Size,
+		Pending: qi.Pending, Active: qi.Active, Scheduled: qi.Scheduled, Retry: qi.Retry,
+		Archived: qi.Archived, Completed: qi.Completed, Aggregating: qi.Aggregating, Groups: qi.Groups,
+		Processed: qi.Processed, Failed: qi.Failed, ProcessedTotal: qi.ProcessedTotal, FailedTotal: qi.FailedTotal,
+		LatencyNs: qi.Latency.Nanoseconds(), MemoryUsage: qi.MemoryUsage, Timestamp: unixOrZero(qi.Timestamp),
+	}
+}
+
 type historyJSON struct {
 	Date      string `json:"date"`
 	Processed int    `json:"processed"`
@@ -114,13 +124,7 @@ func dumpQueue(insp *asynq.Inspector, q string, doc *dumpDoc) error {
 	if err != nil {
 		return fmt.Errorf("GetQueueInfo: %w", err)
 	}
-	doc.QueueInfo[q] = queueInfoJSON{
-		Queue: qi.Queue, Paused: qi.Paused, Size: qi.Size,
-		Pending: qi.Pending, Active: qi.Active, Scheduled: qi.Scheduled, Retry: qi.Retry,
-		Archived: qi.Archived, Completed: qi.Completed, Aggregating: qi.Aggregating, Groups: qi.Groups,
-		Processed: qi.Processed, Failed: qi.Failed, ProcessedTotal: qi.ProcessedTotal, FailedTotal: qi.FailedTotal,
-		LatencyNs: qi.Latency.Nanoseconds(), MemoryUsage: qi.MemoryUsage, Timestamp: unixOrZero(qi.Timestamp),
-	}
+	doc.QueueInfo[q] = toQueueInfoJSON(qi)
 
 	hist, err := insp.History(q, 7)
 	if err != nil {

@@ -8,6 +8,7 @@
 //	scenario     build every fixture situation, print READY, wait for stdin EOF / SIGTERM
 //	dump         print everything the Go Inspector sees as one JSON document
 //	bench-reads  count Redis round trips and latency of typical dashboard reads
+//	serve-inspector  an HTTP server over the Inspector, the benchmarks' baseline (--addr)
 //	enqueue      enqueue one task described by JSON on stdin, print the result
 //	inspect-op   run one Inspector write operation described by JSON on stdin
 //	dump-redis   print every key of the db (type, ttl presence, base64 value)
@@ -42,6 +43,8 @@ func main() {
 		err = runDump(args)
 	case "bench-reads":
 		err = runBenchReads(args)
+	case "serve-inspector":
+		err = runServeInspector(args)
 	case "enqueue":
 		err = runEnqueue(args)
 	case "inspect-op":
@@ -87,7 +90,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: interop-bin scenario|dump|bench-reads|enqueue|inspect-op|dump-redis|enqueue-race|process --redis HOST:PORT [--db N] [subcommand flags]")
+	fmt.Fprintln(os.Stderr, "usage: interop-bin scenario|dump|bench-reads|serve-inspector|enqueue|inspect-op|dump-redis|enqueue-race|process --redis HOST:PORT [--db N] [subcommand flags]")
 }
 
 // redisFlags holds the connection flags shared by every subcommand.

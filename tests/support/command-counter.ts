@@ -14,7 +14,9 @@ export interface Counted<T> {
 }
 
 export async function countCommands<T>(url: string, db: number, run: () => Promise<T>): Promise<Counted<T>> {
-  const monitor = await new Redis(url).monitor();
+  // monitor() opens a connection of its own; the client it is called on is closed with it.
+  const client = new Redis(url);
+  const monitor = await client.monitor();
   const commands: string[] = [];
   const scriptCommands: string[] = [];
   monitor.on('monitor', (_time: string, args: string[], source: string, database: string) => {
@@ -29,6 +31,7 @@ export async function countCommands<T>(url: string, db: number, run: () => Promi
   await new Promise((r) => setTimeout(r, 100));
   monitor.removeAllListeners('monitor');
   monitor.disconnect();
+  client.disconnect();
   // Copies: the arrays must not see commands that arrive while the socket closes.
   return { result, commands: [...commands], scriptCommands: [...scriptCommands] };
 }
