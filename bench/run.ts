@@ -18,11 +18,12 @@ import { diagnosticsCase } from './diagnostics-case';
 import { describeAndPin } from './machine';
 import { metricsCase } from './metrics-case';
 import { readsCase } from './reads-case';
+import { requestBudgetCase } from './request-budget-case';
 import { searchCase } from './search-case';
 import { fileHeader } from './report';
 import { uiCase } from './ui-case';
 
-const CASES: BenchCase[] = [readsCase, bulkCase, diagnosticsCase, searchCase, uiCase, metricsCase];
+const CASES: BenchCase[] = [readsCase, requestBudgetCase, bulkCase, diagnosticsCase, searchCase, uiCase, metricsCase];
 const RESULTS = new URL('./results.md', import.meta.url);
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {

@@ -42,7 +42,7 @@ brandErrorClass(AuthConfigError, 'AuthConfigError');
 
 // On globalThis: proxy.ts and the route handlers are separate bundles in one process, and a
 // random secret must be the same for both (and survive hot reloads in development).
-const g = globalThis as unknown as { asynqlensAuth?: { key: string; config: AuthConfig | AuthConfigError }; asynqlensSessionSecret?: string };
+const g = globalThis as unknown as { asynqlensAuth?: { key: readonly (string | undefined)[]; config: AuthConfig | AuthConfigError }; asynqlensSessionSecret?: string };
 
 const VARS = [
   'ASYNQLENS_AUTH', 'ASYNQLENS_USERS', 'ASYNQLENS_USERS_FILE', 'ASYNQLENS_SESSION_SECRET', 'ASYNQLENS_SESSION_HOURS',
@@ -50,6 +50,8 @@ const VARS = [
   'ASYNQLENS_PROXY_OPERATORS', 'ASYNQLENS_PROXY_DEFAULT_ROLE', 'ASYNQLENS_PROXY_SECRET', 'ASYNQLENS_PROXY_SECRET_HEADER',
   'ASYNQLENS_METRICS_TOKEN', 'ASYNQLENS_SESSION_IDLE_MINUTES', 'ASYNQLENS_TRUSTED_PROXIES', 'ASYNQLENS_PEER_FROM_LAUNCHER',
 ] as const;
+
+const USERS_FILE_AT = VARS.indexOf('ASYNQLENS_USERS_FILE');
 
 const v = (name: (typeof VARS)[number]): string => process.env[name]?.trim() ?? '';
 
@@ -188,15 +190,24 @@ function build(): AuthConfig {
   return { ...base, users, sessionSecret: sessionSecret(mode), sessionHours, sessionIdleMinutes: parseIdleMinutes(sessionHours), cookieSecure: parseSecure() };
 }
 
+/** Whether the variables and the users file are still those `key` was taken from; allocates nothing. */
+function unchanged(key: readonly (string | undefined)[]): boolean {
+  for (let i = 0; i < VARS.length; i++) if (process.env[VARS[i]!] !== key[i]) return false;
+  const file = key[USERS_FILE_AT]?.trim();
+  return !file || fileStamp(file) === key[VARS.length];
+}
+
 /**
  * The authentication settings, checked. Re-read when the variables or the users file change
- * (one stat per call), so removing a user or changing a role takes effect at once. Throws
- * {@link AuthConfigError} while the configuration is unusable.
+ * (17 environment reads, plus one stat when a users file is in use, per call: proxy.ts and
+ * route() each call it once per request), so removing a user or changing a role takes effect
+ * at once. Throws {@link AuthConfigError} while the configuration is unusable.
  */
 export function authConfig(): AuthConfig {
-  const file = v('ASYNQLENS_USERS_FILE');
-  const key = JSON.stringify([VARS.map((name) => process.env[name] ?? null), file ? fileStamp(file) : null]);
-  if (g.asynqlensAuth?.key !== key) {
+  if (!g.asynqlensAuth || !unchanged(g.asynqlensAuth.key)) {
+    const values: (string | undefined)[] = VARS.map((name) => process.env[name]);
+    const file = v('ASYNQLENS_USERS_FILE');
+    values.push(file ? fileStamp(file) : undefined);
     let config: AuthConfig | AuthConfigError;
     try {
       config = build();
@@ -204,7 +215,7 @@ export function authConfig(): AuthConfig {
       if (!(err instanceof AuthConfigError)) throw err;
       config = err;
     }
-    g.asynqlensAuth = { key, config };
+    g.asynqlensAuth = { key: values, config };
   }
   const { config } = g.asynqlensAuth;
   if (config instanceof AuthConfigError) throw config;

@@ -5,10 +5,10 @@ import { appPath, authenticate, isPublicPath, type Principal } from './principal
 /**
  * The route wrapper's check (defence in depth behind proxy.ts, which already turned away
  * requests without an identity): the caller's principal, null on the public paths (health,
- * sign-in), or a 401/503 HttpError.
+ * sign-in), or a 401/503 HttpError. `pathname` is the request URL's, base path included.
  */
-export async function requirePrincipal(req: Request): Promise<Principal | null> {
-  const path = appPath(new URL(req.url).pathname);
+export async function requirePrincipal(req: Request, pathname: string): Promise<Principal | null> {
+  const path = appPath(pathname);
   if (isPublicPath(path)) return null;
   const outcome = await authenticate(req, path);
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.code, outcome.message);

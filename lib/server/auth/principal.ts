@@ -1,5 +1,5 @@
 import 'server-only';
-import type { AuthMode, ProxyConfig } from './config';
+import type { AuthConfig, AuthMode, ProxyConfig } from './config';
 import { AuthConfigError, authConfig } from './config';
 import { safeEqual } from './safe-equal';
 import { getRedis } from '../redis/client';
@@ -20,6 +20,9 @@ export interface Principal {
 export type AuthOutcome =
   | { ok: true; principal: Principal }
   | { ok: false; status: 401 | 503; code: 'unauthorized' | 'auth_misconfigured' | 'redis_unavailable'; message: string };
+
+/** Everyone, with authentication off: one frozen answer, nothing to build per request. */
+const NO_AUTH: AuthOutcome = Object.freeze({ ok: true, principal: Object.freeze({ user: 'anonymous', role: 'operator', mode: 'none', via: 'none' }) });
 
 const denied = (message: string): AuthOutcome => ({ ok: false, status: 401, code: 'unauthorized', message });
 
@@ -47,8 +50,7 @@ function fromProxy(req: Request, p: ProxyConfig, mode: AuthMode): AuthOutcome {
   return { ok: true, principal: { user, role, mode, via: 'proxy' } };
 }
 
-async function fromSession(req: Request): Promise<AuthOutcome> {
-  const cfg = authConfig();
+async function fromSession(req: Request, cfg: AuthConfig): Promise<AuthOutcome> {
   const value = cookieValue(req.headers.get('cookie'), SESSION_COOKIE);
   if (value === null) return denied('not signed in');
   const claims = readSession(value, cfg.sessionSecret, Math.floor(Date.now() / 1000));
@@ -78,23 +80,33 @@ async function fromSession(req: Request): Promise<AuthOutcome> {
 export async function authenticate(req: Request, path: string): Promise<AuthOutcome> {
   try {
     const cfg = authConfig();
-    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim();
-    if (METRICS_PATHS.has(path) && cfg.metricsToken && bearer !== undefined) {
-      if (!safeEqual(bearer, cfg.metricsToken)) return denied('metrics token does not match ASYNQLENS_METRICS_TOKEN');
-      return { ok: true, principal: { user: 'metrics', role: 'viewer', mode: cfg.mode, via: 'token' } };
+    if (cfg.metricsToken && METRICS_PATHS.has(path)) {
+      const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.get('authorization') ?? '')?.[1]?.trim();
+      if (bearer !== undefined) {
+        if (!safeEqual(bearer, cfg.metricsToken)) return denied('metrics token does not match ASYNQLENS_METRICS_TOKEN');
+        return { ok: true, principal: { user: 'metrics', role: 'viewer', mode: cfg.mode, via: 'token' } };
+      }
     }
-    if (cfg.mode === 'none') return { ok: true, principal: { user: 'anonymous', role: 'operator', mode: 'none', via: 'none' } };
+    if (cfg.mode === 'none') return NO_AUTH;
     if (cfg.mode === 'proxy' && cfg.proxy) return fromProxy(req, cfg.proxy, 'proxy');
-    return await fromSession(req);
+    return await fromSession(req, cfg);
   } catch (err) {
     if (err instanceof AuthConfigError) return { ok: false, status: 503, code: 'auth_misconfigured', message: err.message };
     throw err;
   }
 }
 
+let base: { raw: string; path: string } | undefined;
+
+/** ASYNQLENS_BASE_PATH trimmed, kept while the variable is unchanged (a regular expression less per request). */
+function basePathOf(raw: string): string {
+  if (base?.raw !== raw) base = { raw, path: raw.trim().replace(/\/+$/, '') };
+  return base.path;
+}
+
 /** The app path of a URL path: the base path removed (Next strips it for pages, not for req.url). */
 export function appPath(pathname: string): string {
-  const base = (process.env.ASYNQLENS_BASE_PATH ?? '').trim().replace(/\/+$/, '');
+  const base = basePathOf(process.env.ASYNQLENS_BASE_PATH ?? '');
   if (base && (pathname === base || pathname.startsWith(`${base}/`))) return pathname.slice(base.length) || '/';
   return pathname;
 }

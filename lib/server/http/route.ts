@@ -99,18 +99,19 @@ export function route<
 >(spec: RouteSpec<P, Q, B>, handler: (input: Input<Infer<P>, Infer<Q>, Infer<B>>) => unknown) {
   return async (req: Request, ctx: Ctx): Promise<Response> => {
     const started = performance.now();
+    const url = new URL(req.url);
     let user: Principal | null;
     try {
-      user = await requirePrincipal(req);
+      user = await requirePrincipal(req, url.pathname);
     } catch (err) {
       return failed(err, started);
     }
     const seen: Seen = { params: {} };
-    const res = await respond(req, ctx, user, seen, started);
+    const res = await respond(req, url, ctx, user, seen, started);
     return spec.mutates && user ? audited(req, user, seen, res) : res;
   };
 
-  async function respond(req: Request, ctx: Ctx, user: Principal | null, seen: Seen, started: number): Promise<Response> {
+  async function respond(req: Request, url: URL, ctx: Ctx, user: Principal | null, seen: Seen, started: number): Promise<Response> {
     try {
       seen.params = await readParams(req, ctx?.params);
       if (spec.mutates) {
@@ -122,7 +123,7 @@ export function route<
         assertJsonBody(req);
       }
       const params = (spec.params ? spec.params.parse(seen.params) : undefined) as Infer<P>;
-      const query = (spec.query ? spec.query.parse(readQuery(new URL(req.url), spec.repeatable)) : undefined) as Infer<Q>;
+      const query = (spec.query ? spec.query.parse(readQuery(url, spec.repeatable)) : undefined) as Infer<Q>;
       const body = (spec.body ? spec.body.parse((seen.body = await readJsonBody(req, spec.maxBody ?? DEFAULT_MAX_BODY))) : undefined) as Infer<B>;
       // 503 at once while Redis is stalled; reconnect now if the connection is between attempts.
       if (spec.redisGate !== false) await checkRedis();

@@ -29,21 +29,23 @@ export function frameAncestors(): string {
   return cached.value;
 }
 
-/** A fresh nonce per response: 128 random bits, which a page cannot guess or reuse. */
+/** A fresh nonce per page: 128 random bits, which a page cannot guess or reuse. */
 export const newNonce = (): string => randomBytes(16).toString('base64');
 
 /**
- * The Content-Security-Policy of every page and API response. Scripts run only with this
- * response's nonce (Next puts it on its own scripts, the root layout on the theme script) or
- * when loaded by such a script ('strict-dynamic': Next's chunks). Styles allow 'unsafe-inline':
- * React renders `style` attributes (chart sizes, progress bars, recharts' SVG) into the HTML,
- * which a nonce cannot cover; without script, injected CSS can restyle but not act or read.
- * `next dev` evaluates code for its error overlay, so 'unsafe-eval' is there in development only.
+ * The Content-Security-Policy of every page and API response. On a page, scripts run only with
+ * that response's nonce (Next puts it on its own scripts, the root layout on the theme script)
+ * or when loaded by such a script ('strict-dynamic': Next's chunks). An API answer, a refusal
+ * or a redirect runs no script, so its policy carries no nonce (null) and allows none. Styles
+ * allow 'unsafe-inline': React renders `style` attributes (chart sizes, progress bars, recharts'
+ * SVG) into the HTML, which a nonce cannot cover; without script, injected CSS can restyle but
+ * not act or read. `next dev` evaluates code for its error overlay, so 'unsafe-eval' is there in
+ * development only.
  */
-export function contentSecurityPolicy(nonce: string, dev: boolean): string {
+export function contentSecurityPolicy(nonce: string | null, dev: boolean): string {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    `script-src 'self'${nonce === null ? '' : ` 'nonce-${nonce}'`} 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
     "style-src 'self' 'unsafe-inline'",
     // data: for the favicon, an inline SVG.
     "img-src 'self' data:",
@@ -56,25 +58,44 @@ export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   ].join('; ');
 }
 
+/** HSTS, only over https: a browser ignores it over plain http, and a console reached by IP on a private network must stay reachable that way. */
+export const HSTS: readonly [string, string] = ['strict-transport-security', 'max-age=31536000'];
+
 /**
  * The headers every response from proxy.ts carries (next.config.mjs gives the build's static
- * files the ones that matter for them). HSTS only over https: a browser ignores it over plain
- * http, and a console reached by IP on a private network must stay reachable that way.
+ * files the ones that matter for them), built once per configuration: a request only adds its
+ * page's CSP nonce and, over https, HSTS.
  */
-export function securityHeaders(opts: { nonce: string; https: boolean; dev: boolean }): Record<string, string> {
+export interface SecurityPolicy {
+  /** Every header but the CSP and HSTS, as name/value pairs. */
+  readonly fixed: readonly (readonly [string, string])[];
+  /** The CSP of an answer that runs no script (API, refusal, redirect). */
+  readonly scriptless: string;
+  /** The CSP of a page rendered with `nonce`. */
+  page(nonce: string): string;
+}
+
+let policy: { key: string; value: SecurityPolicy } | undefined;
+
+/** The policy of the configuration as it is (ASYNQLENS_FRAME_ANCESTORS, dev), rebuilt only when that changes. */
+export function securityPolicy(dev: boolean): SecurityPolicy {
   const ancestors = frameAncestors();
-  const headers: Record<string, string> = {
-    'content-security-policy': contentSecurityPolicy(opts.nonce, opts.dev),
-    'x-content-type-options': 'nosniff',
+  const key = `${dev}\n${ancestors}`;
+  if (policy?.key === key) return policy.value;
+  const fixed: [string, string][] = [
+    ['x-content-type-options', 'nosniff'],
     // Queue names and task IDs are in our URLs: they never leave with a link to another site.
-    'referrer-policy': 'same-origin',
-    'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
-  };
+    ['referrer-policy', 'same-origin'],
+    ['cross-origin-opener-policy', 'same-origin'],
+    ['cross-origin-resource-policy', 'same-origin'],
+  ];
   // For browsers without frame-ancestors; a list of origins has no X-Frame-Options equivalent.
   const lower = ancestors.toLowerCase();
-  if (lower === "'none'") headers['x-frame-options'] = 'DENY';
-  else if (lower === "'self'") headers['x-frame-options'] = 'SAMEORIGIN';
-  if (opts.https) headers['strict-transport-security'] = 'max-age=31536000';
-  return headers;
+  if (lower === "'none'") fixed.push(['x-frame-options', 'DENY']);
+  else if (lower === "'self'") fixed.push(['x-frame-options', 'SAMEORIGIN']);
+  // The page policy split around its nonce, so a page costs one concatenation.
+  const [before, after] = contentSecurityPolicy('\0', dev).split("'nonce-\0'") as [string, string];
+  const value: SecurityPolicy = { fixed, scriptless: contentSecurityPolicy(null, dev), page: (nonce) => `${before}'nonce-${nonce}'${after}` };
+  policy = { key, value };
+  return value;
 }

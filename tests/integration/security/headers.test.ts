@@ -98,6 +98,20 @@ describe('the nonce', () => {
   });
 });
 
+describe('API requests', () => {
+  it('pass untouched: a policy without a nonce, and no request headers copied back for the renderer', async () => {
+    process.env.ASYNQLENS_AUTH = 'none';
+    for (const path of ['/api/queues', '/metrics', '/api/health/live']) {
+      const res = await get(`http://localhost${path}`, { 'x-nonce': 'chosen-by-client' });
+      expect(res.headers.get('x-middleware-next'), path).toBe('1');
+      expect(res.headers.get('content-security-policy'), path).not.toMatch(/nonce/);
+      expect(directives(res.headers.get('content-security-policy')).get('script-src'), path).toEqual(["'self'", "'strict-dynamic'"]);
+      expect(res.headers.get('x-middleware-override-headers'), path).toBeNull();
+      expect([...res.headers.keys()].filter((h) => h.startsWith('x-middleware-request-')), path).toEqual([]);
+    }
+  });
+});
+
 describe('settings', () => {
   it("frame-ancestors follows ASYNQLENS_FRAME_ANCESTORS; X-Frame-Options matches it or steps aside", async () => {
     process.env.ASYNQLENS_AUTH = 'none';
