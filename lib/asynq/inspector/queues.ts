@@ -16,12 +16,45 @@ import { readInChunks, type ChunkCall } from './queue-stats-chunks';
 const EXACT_GROUP_LIMIT = 32;
 const DAY_MS = 86_400_000;
 
-/** Every queue name in `asynq:queues`, sorted. One round trip (SMEMBERS). */
+/**
+ * Past this many queues the names are read with SSCAN, not SMEMBERS: one SMEMBERS of 25,000
+ * names takes Redis 3-4 ms (15 ms on a busy machine) to build its reply, in one call; 2,000
+ * take about 0.3 ms.
+ */
+export const SSCAN_ABOVE = 2_000;
+/** Names per SSCAN call (a hint Redis follows closely on a set this large): about 0.15 ms each. */
+const SSCAN_COUNT = 1_000;
+/** How many names each client found last time, which picks the command for the next listing. */
+const lastCount = new WeakMap<object, number>();
+
+/**
+ * Every queue name in `asynq:queues`, sorted. One round trip (SMEMBERS) while the client last
+ * saw at most SSCAN_ABOVE queues (always the first time: one SMEMBERS per process start even on
+ * a large deployment); past that, SSCAN in calls of SSCAN_COUNT, one round trip each (26 for
+ * 25,000 queues). SSCAN may repeat a name while Redis resizes the set: they are deduplicated.
+ */
 export async function listQueueNames(redis: RedisClient): Promise<string[]> {
-  const names = await redis.smembersBuffer(k.ALL_QUEUES).catch((err: unknown) => {
+  const big = (lastCount.get(redis) ?? 0) > SSCAN_ABOVE;
+  const names = await (big ? scanQueueNames(redis) : smembersQueueNames(redis)).catch((err: unknown) => {
     throw explainRedirect(err);
   });
-  return names.map((b) => b.toString('utf8')).sort();
+  lastCount.set(redis, names.length);
+  return names.sort();
+}
+
+async function smembersQueueNames(redis: RedisClient): Promise<string[]> {
+  return (await redis.smembersBuffer(k.ALL_QUEUES)).map((b) => b.toString('utf8'));
+}
+
+async function scanQueueNames(redis: RedisClient): Promise<string[]> {
+  const seen = new Set<string>();
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.sscanBuffer(k.ALL_QUEUES, cursor, 'COUNT', SSCAN_COUNT);
+    cursor = next.toString();
+    for (const b of batch) seen.add(b.toString('utf8'));
+  } while (cursor !== '0');
+  return [...seen];
 }
 
 /** Throws queue_not_found unless `qname` is in `asynq:queues`. One round trip (SISMEMBER). */

@@ -3,10 +3,11 @@
  * reports for each: every queue is answered, a malformed queue among them is unreadable alone,
  * and no call reads more queues than the sizing allows (the first FIRST_CHUNK, each later one
  * at most twice the calls of the wave before, never above MAX_CHUNK). Redis sees SMEMBERS and
- * the stats calls only: nothing per queue.
+ * the stats calls only: nothing per queue. Past SSCAN_ABOVE queues a client lists the names
+ * with SSCAN from its second listing on.
  */
 import type { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { getQueueStats, listQueueStats } from '@/lib/asynq/inspector/queues';
 import { FIRST_CHUNK, MAX_CHUNK, type ChunkCall } from '@/lib/asynq/inspector/queue-stats-chunks';
@@ -49,6 +50,9 @@ describe(`listing ${QUEUES} queues`, () => {
       listQueueStats(client, new Date(), { onCall: (c) => calls.push(c) }),
     );
     client.disconnect();
+    const client2 = redis.duplicate();
+    await listQueueStats(client2, new Date()); // learns the size: SMEMBERS this first time
+    afterAll(() => client2.disconnect());
 
     expect(result.map((q) => q.queue)).toEqual(Array.from({ length: QUEUES }, (_, i) => name(i)));
     const bad = result.filter((q) => q.unreadable !== null);
@@ -76,5 +80,13 @@ describe(`listing ${QUEUES} queues`, () => {
     expect(commands).toEqual(['smembers', 'info', ...calls.map(() => 'evalsha_ro')]);
     // Redis reported each call's own time (positive; its bound is the bench's to measure).
     for (const c of calls) expect(c.elapsedUs).toBeGreaterThan(0);
+
+    // The client has now seen more than SSCAN_ABOVE names: the next listing reads them with
+    // SSCAN, in calls of bounded size, and answers the same.
+    const again = await countCommands(testRedisUrl(DB), DB, () => listQueueStats(client2, new Date()));
+    const counts = (rows: typeof result) => rows.map((q) => [q.queue, q.size, q.unreadable?.key ?? null]);
+    expect(counts(again.result)).toEqual(counts(result));
+    expect(again.commands.filter((c) => c === 'sscan').length).toBeGreaterThanOrEqual(2);
+    expect(again.commands).not.toContain('smembers');
   });
 });
