@@ -62,8 +62,8 @@ export function nextChunkSize(size: number, calls: readonly ChunkCall[]): number
 /**
  * Reads `names` in chunks, `readWave` sending one wave of chunks in one pipeline and answering
  * each chunk's rows and time. `owner` (the Redis client) keys the learned chunk size. Round
- * trips: one per wave — one for up to the learned size (FIRST_CHUNK at first), about 15 for
- * 25,000 queues (about 300 calls of 80 queues; waves of 1, 2, 4 … then 32 calls). Rows come
+ * trips: one per wave — one for up to the learned size (FIRST_CHUNK at first), 12 for
+ * 25,000 queues in the bench (236 calls of about 100 queues; waves of 1, 2, 4 … then 32). Rows come
  * back in the order of `names`.
  */
 export async function readInChunks<T>(
