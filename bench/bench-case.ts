@@ -16,6 +16,8 @@ export interface BenchOptions {
   warmup: number;
   /** Tasks in the reads' big queue and the bulk archive-all; run-all takes a tenth (`--tasks`, default 1,000,000). */
   tasks: number;
+  /** Minutes of the memory case's soak (`--soak-minutes N`, `--soak` for 30); none when unset. */
+  soakMinutes?: number;
 }
 
 export interface BenchContext extends BenchOptions {

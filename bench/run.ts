@@ -1,7 +1,7 @@
 /**
  * Runs the benchmarks on a private redis-server and writes bench/results.md.
  *
- *   npx tsx bench/run.ts [--iterations N] [--warmup N] [--tasks N] [--only CASE]
+ *   npx tsx bench/run.ts [--iterations N] [--warmup N] [--tasks N] [--only CASE] [--soak-minutes N | --soak]
  *
  * With --only, the other cases' sections of the existing results.md are kept, marked with the
  * date of the run that produced them.
@@ -21,9 +21,11 @@ import { readsCase } from './reads-case';
 import { requestBudgetCase } from './request-budget-case';
 import { searchCase } from './search-case';
 import { fileHeader } from './report';
+import { memoryCase } from './memory-case';
+import { scaleCase } from './scale-case';
 import { uiCase } from './ui-case';
 
-const CASES: BenchCase[] = [readsCase, requestBudgetCase, bulkCase, diagnosticsCase, searchCase, uiCase, metricsCase];
+const CASES: BenchCase[] = [readsCase, requestBudgetCase, bulkCase, diagnosticsCase, searchCase, uiCase, metricsCase, scaleCase, memoryCase];
 const RESULTS = new URL('./results.md', import.meta.url);
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {
@@ -35,7 +37,10 @@ function positiveInt(name: string, value: string | undefined, fallback: number):
 
 function options(): BenchOptions & { only: string | undefined } {
   const { values } = parseArgs({
-    options: { iterations: { type: 'string' }, warmup: { type: 'string' }, tasks: { type: 'string' }, only: { type: 'string' } },
+    options: {
+      iterations: { type: 'string' }, warmup: { type: 'string' }, tasks: { type: 'string' }, only: { type: 'string' },
+      'soak-minutes': { type: 'string' }, soak: { type: 'boolean' },
+    },
   });
   if (values.only !== undefined && !CASES.some((c) => c.name === values.only)) {
     throw new Error(`--only: no case ${values.only} (cases: ${CASES.map((c) => c.name).join(', ')})`);
@@ -45,6 +50,7 @@ function options(): BenchOptions & { only: string | undefined } {
     warmup: positiveInt('warmup', values.warmup, 100),
     tasks: positiveInt('tasks', values.tasks, 1_000_000),
     only: values.only,
+    soakMinutes: values['soak-minutes'] !== undefined ? positiveInt('soak-minutes', values['soak-minutes'], 30) : values.soak ? 30 : undefined,
   };
 }
 

@@ -94,5 +94,9 @@ export const schedulerHistoryKey = (entryId: string): string => `asynq:scheduler
 
 /** YYYY-MM-DD of the UTC calendar day of `t`, as asynq names its daily counters. */
 export function utcDate(t: Date): string {
-  return t.toISOString().slice(0, 10);
+  // Listing 25,000 queues asks for the same day 50,000 times; toISOString costs about 2 µs.
+  const ms = t.getTime();
+  if (ms !== lastDay.ms) lastDay = { ms, text: t.toISOString().slice(0, 10) };
+  return lastDay.text;
 }
+let lastDay = { ms: NaN, text: '' };

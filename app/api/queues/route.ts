@@ -1,6 +1,8 @@
+import { queueListQuery } from '@/lib/contract/queues';
 import { route } from '@/lib/server/http/route';
-import { listQueues } from '@/lib/server/services/queues';
+import { listQueuePage } from '@/lib/server/services/queues';
 
 export const dynamic = 'force-dynamic';
 
-export const GET = route({}, () => listQueues());
+/** Every queue, or one page of them (`page`, `size`, `search`, `sort`, `order`); see docs/api.md. */
+export const GET = route({ query: queueListQuery }, ({ query }) => listQueuePage(query));

@@ -11,7 +11,7 @@
  * measurement.
  */
 import type { QueueStats } from '../types';
-import type { MetricFamily, Sample } from './exposition';
+import { renderLabels, type MetricFamily, type RenderedLabels, type Sample } from './exposition';
 
 /**
  * What the families need of one queue's stats: the inspector's counts, with the latency in
@@ -32,8 +32,11 @@ export type QueueGauges = Pick<
  */
 const STATES = ['active', 'archived', 'completed', 'pending', 'retry', 'scheduled'] as const;
 
-const perQueue = (queues: readonly QueueGauges[], value: (q: QueueGauges) => number): Sample[] =>
-  queues.map((q) => ({ labels: [['queue', q.queue]], value: value(q) }));
+/** A queue's label, escaped once per scrape and shared by all of its series. */
+type Labelled = { q: QueueGauges; label: RenderedLabels };
+
+const perQueue = (queues: readonly Labelled[], value: (q: QueueGauges) => number): Sample[] =>
+  queues.map(({ q, label }) => ({ labels: label, value: value(q) }));
 
 /**
  * Every queue metric family for `queues`, whose order the samples keep. A queue that could not
@@ -41,13 +44,15 @@ const perQueue = (queues: readonly QueueGauges[], value: (q: QueueGauges) => num
  * asynqlens_queue_unreadable.
  */
 export function queueFamilies(all: readonly QueueGauges[]): MetricFamily[] {
-  const queues = all.filter((q) => !q.problem);
+  const labelled = all.map((q) => ({ q, label: renderLabels([['queue', q.queue]]) }));
+  const queues = labelled.filter(({ q }) => !q.problem);
   return [
     {
       name: 'asynq_tasks_enqueued_total',
       help: 'Number of tasks enqueued; broken down by queue and state.',
       type: 'gauge',
-      samples: queues.flatMap((q) => STATES.map((state) => ({ labels: [['queue', q.queue], ['state', state]] as const, value: q[state] }))),
+      // The state names are fixed words: no escaping needed.
+      samples: queues.flatMap(({ q, label }) => STATES.map((state) => ({ labels: { text: `${label.text},state="${state}"` }, value: q[state] }))),
     },
     { name: 'asynq_queue_size', help: 'Number of tasks in a queue', type: 'gauge', samples: perQueue(queues, (q) => q.size) },
     {
@@ -60,7 +65,7 @@ export function queueFamilies(all: readonly QueueGauges[]): MetricFamily[] {
       name: 'asynq_queue_memory_usage_approx_bytes',
       help: 'Number of memory used by a given queue (approximated number by sampling).',
       type: 'gauge',
-      samples: queues.flatMap((q) => (q.memoryUsageBytes === null ? [] : [{ labels: [['queue', q.queue]] as const, value: q.memoryUsageBytes }])),
+      samples: queues.flatMap(({ q, label }) => (q.memoryUsageBytes === null ? [] : [{ labels: label, value: q.memoryUsageBytes }])),
     },
     {
       name: 'asynq_tasks_processed_total',
@@ -85,7 +90,7 @@ export function queueFamilies(all: readonly QueueGauges[]): MetricFamily[] {
       name: 'asynqlens_queue_unreadable',
       help: 'Queues whose stats cannot be read (a key of the wrong type, a counter that is not a number, or on a Redis Cluster a name whose keys span hash slots); they have no asynq_* series.',
       type: 'gauge',
-      samples: perQueue(all.filter((q) => q.problem), () => 1),
+      samples: perQueue(labelled.filter(({ q }) => q.problem), () => 1),
     },
   ];
 }

@@ -1,0 +1,90 @@
+/**
+ * How many queues one call of the stats script reads. One call over every queue blocks Redis
+ * for as long as the script runs (about 15 µs a queue: 75 ms at 5,000 queues, 375 ms at
+ * 25,000), so the queues are read in chunks sized by the time Redis itself reports for each
+ * call (the script returns its own elapsed time), aiming at 1.5 ms a call, so that even a
+ * wave of queues three times as costly as the last stays under the 5 ms rule. Chunks are pipelined in waves that double
+ * (1, 2, 4 … 32 calls per round trip): between two calls of a pipeline Redis serves its other
+ * clients, and each wave is sized by what the previous one measured.
+ *
+ * The size learned is kept per Redis client, so the next listing starts at it: a deployment
+ * whose queues fit in one chunk is read in one script call (SMEMBERS + one EVALSHA, two round
+ * trips) from the first listing on — always up to MIN_CHUNK queues, usually up to 70-100.
+ */
+
+/** Redis time one call aims for. */
+export const TARGET_CALL_US = 1_500;
+/** Queues in the first call on a client not measured yet: about 1.5 ms without groups. */
+export const FIRST_CHUNK = 100;
+/**
+ * The smallest chunk, whatever the measurements say: 40 queues cost about 0.8 ms, and 2.8 ms
+ * even if every one has the 32 or more aggregation groups that bound the script's work per
+ * queue. So up to 40 queues are always one call, and a noisy measure cannot split them.
+ */
+export const MIN_CHUNK = 40;
+/** The largest chunk, whatever the measurements say: 12,000 keys in one call. */
+export const MAX_CHUNK = 1_000;
+/** Calls pipelined in one round trip, at most. */
+export const MAX_WAVE = 32;
+
+/** One script call's answer: the rows of its queues, in order, and Redis' own time for it. */
+export interface ChunkReply<T> {
+  rows: T[];
+  elapsedUs: number;
+}
+
+/** Every call of one listing, for tests and the bench: queues read and Redis time, by call. */
+export interface ChunkCall {
+  queues: number;
+  elapsedUs: number;
+}
+
+const learned = new WeakMap<object, number>();
+
+/**
+ * The next chunk size: as many queues as fit in TARGET_CALL_US at the last wave's per-queue
+ * cost, moving at most by half or double per wave, within MIN_CHUNK and MAX_CHUNK. The cost
+ * is the median over the wave's calls, not the worst: on a busy machine a call during which
+ * Redis' process was descheduled reads as slow, and one such call would shrink every later one. Queues cost
+ * 15-25 µs each, up to about three times that with 32 or more aggregation groups (the
+ * script's bound), so a wave of costly queues halves the size at once. A wave's short last
+ * chunk is left out when full ones exist: its fixed cost, spread over few queues, would read
+ * as costly queues.
+ */
+export function nextChunkSize(size: number, calls: readonly ChunkCall[]): number {
+  const full = calls.filter((c) => c.queues * 2 >= size);
+  const perQueue = (full.length > 0 ? full : calls).map((c) => c.elapsedUs / Math.max(1, c.queues)).sort((x, y) => x - y);
+  const median = Math.max(1, perQueue[Math.floor(perQueue.length / 2)] ?? 1);
+  const fit = Math.floor(TARGET_CALL_US / median);
+  return Math.max(MIN_CHUNK, Math.ceil(size / 2), Math.min(fit, size * 2, MAX_CHUNK));
+}
+
+/**
+ * Reads `names` in chunks, `readWave` sending one wave of chunks in one pipeline and answering
+ * each chunk's rows and time. `owner` (the Redis client) keys the learned chunk size. Round
+ * trips: one per wave — one for up to the learned size (FIRST_CHUNK at first), 12 for
+ * 25,000 queues in the bench (236 calls of about 100 queues; waves of 1, 2, 4 … then 32). Rows come
+ * back in the order of `names`.
+ */
+export async function readInChunks<T>(
+  owner: object,
+  names: readonly string[],
+  readWave: (chunks: string[][]) => Promise<ChunkReply<T>[]>,
+  onCall?: (call: ChunkCall) => void,
+): Promise<T[]> {
+  let size = learned.get(owner) ?? FIRST_CHUNK;
+  let wave = 1;
+  const rows: T[] = [];
+  for (let at = 0; at < names.length; ) {
+    const chunks: string[][] = [];
+    for (let c = 0; c < wave && at < names.length; c++, at += size) chunks.push(names.slice(at, at + size));
+    const replies = await readWave(chunks);
+    const calls = replies.map((r, i) => ({ queues: chunks[i]!.length, elapsedUs: r.elapsedUs }));
+    for (const r of replies) for (const row of r.rows) rows.push(row);
+    if (onCall) calls.forEach(onCall);
+    size = nextChunkSize(size, calls);
+    wave = Math.min(wave * 2, MAX_WAVE);
+  }
+  learned.set(owner, size);
+  return rows;
+}

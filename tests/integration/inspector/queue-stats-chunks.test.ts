@@ -1,0 +1,92 @@
+/**
+ * Thousands of queues are read in script calls of bounded size, sized by the time Redis
+ * reports for each: every queue is answered, a malformed queue among them is unreadable alone,
+ * and no call reads more queues than the sizing allows (the first FIRST_CHUNK, each later one
+ * at most twice the calls of the wave before, never above MAX_CHUNK). Redis sees SMEMBERS and
+ * the stats calls only: nothing per queue. Past SSCAN_ABOVE queues a client lists the names
+ * with SSCAN from its second listing on.
+ */
+import type { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keys as k } from '@/lib/asynq';
+import { getQueueStats, listQueueStats } from '@/lib/asynq/inspector/queues';
+import { FIRST_CHUNK, MAX_CHUNK, type ChunkCall } from '@/lib/asynq/inspector/queue-stats-chunks';
+import { newTaskMessage } from '@/lib/asynq/testutil/factories';
+import { seedPending, seedZset } from '@/lib/asynq/testutil/seed';
+import { countCommands } from '../../support/command-counter';
+import { testRedisUrl, useTestRedis } from '../../support/test-redis';
+
+const DB = 87;
+const redis: Redis = await useTestRedis(DB);
+const QUEUES = 3000;
+const name = (i: number) => `q${String(i).padStart(4, '0')}`;
+
+/** 3 tasks in each queue (pending, scheduled, retry), 200 queues at a time (auto-pipelined). */
+async function seedQueues() {
+  const later = Math.floor(Date.now() / 1000) + 3600;
+  for (let from = 0; from < QUEUES; from += 200) {
+    await Promise.all(
+      Array.from({ length: Math.min(200, QUEUES - from) }, async (_, j) => {
+        const queue = name(from + j);
+        await seedPending(redis, newTaskMessage({ type: 't', queue }));
+        await seedZset(redis, 'scheduled', newTaskMessage({ type: 't', queue }), later);
+        await seedZset(redis, 'retry', newTaskMessage({ type: 't', queue }), later);
+      }),
+    );
+  }
+}
+
+describe(`listing ${QUEUES} queues`, () => {
+  it('answers every queue from bounded script calls, a malformed one alone unreadable', async () => {
+    await seedQueues();
+    await redis.set(k.activeKey(name(1500)), 'not a list');
+    await redis.set(k.processedTotalKey(name(2999)), 'many');
+
+    await getQueueStats(redis, name(0), new Date()); // Redis knows the script, as on a running console
+    const calls: ChunkCall[] = [];
+    // A fresh client: its chunk size starts at FIRST_CHUNK, as on a console just started.
+    const client = redis.duplicate();
+    const { result, commands } = await countCommands(testRedisUrl(DB), DB, () =>
+      listQueueStats(client, new Date(), { onCall: (c) => calls.push(c) }),
+    );
+    client.disconnect();
+    const client2 = redis.duplicate();
+    await listQueueStats(client2, new Date()); // learns the size: SMEMBERS this first time
+    afterAll(() => client2.disconnect());
+
+    expect(result.map((q) => q.queue)).toEqual(Array.from({ length: QUEUES }, (_, i) => name(i)));
+    const bad = result.filter((q) => q.unreadable !== null);
+    expect(bad.map((q) => [q.queue, q.unreadable?.key])).toEqual([
+      [name(1500), k.activeKey(name(1500))],
+      [name(2999), k.processedTotalKey(name(2999))],
+    ]);
+    for (const q of result.filter((r) => r.unreadable === null)) {
+      expect(q).toMatchObject({ pending: 1, scheduled: 1, retry: 1, size: 3, problem: null });
+    }
+
+    // Chunked, in the sizes the rule allows, and nothing but the stats calls.
+    expect(calls.reduce((n, c) => n + c.queues, 0)).toBe(QUEUES);
+    expect(calls.length).toBeGreaterThanOrEqual(Math.ceil(QUEUES / MAX_CHUNK));
+    expect(calls[0]!.queues).toBe(FIRST_CHUNK);
+    let wave = 1;
+    let prevMax = FIRST_CHUNK;
+    for (let at = 1; at < calls.length; wave *= 2) {
+      const these = calls.slice(at, at + Math.min(wave * 2, 32));
+      for (const c of these) expect(c.queues).toBeLessThanOrEqual(Math.min(prevMax * 2, MAX_CHUNK));
+      prevMax = Math.max(...these.map((c) => c.queues));
+      at += these.length;
+    }
+    // (INFO: the once-per-connection check for EVALSHA_RO.)
+    expect(commands).toEqual(['smembers', 'info', ...calls.map(() => 'evalsha_ro')]);
+    // Redis reported each call's own time (positive; its bound is the bench's to measure).
+    for (const c of calls) expect(c.elapsedUs).toBeGreaterThan(0);
+
+    // The client has now seen more than SSCAN_ABOVE names: the next listing reads them with
+    // SSCAN, in calls of bounded size, and answers the same.
+    const again = await countCommands(testRedisUrl(DB), DB, () => listQueueStats(client2, new Date()));
+    const counts = (rows: typeof result) => rows.map((q) => [q.queue, q.size, q.unreadable?.key ?? null]);
+    expect(counts(again.result)).toEqual(counts(result));
+    expect(again.commands.filter((c) => c === 'sscan').length).toBeGreaterThanOrEqual(2);
+    expect(again.commands).not.toContain('smembers');
+  });
+});
