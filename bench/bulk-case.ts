@@ -247,7 +247,7 @@ function checkResult(r: BulkResult, count: number, gone: number | undefined): st
 }
 
 const pingLine = (t: Timed<unknown>): string =>
-  `PING from another connection: ${n(t.ping.count)} answered, p50 ${n(t.ping.p50Us)} µs, p99 ${n(t.ping.p99Us)} µs, max ${n(t.ping.maxUs)} µs, ${t.ping.over10ms} ≥ 10 ms`;
+  `PING from another connection: ${n(t.ping.count)} answered, p50 ${n(t.ping.p50Us)} µs, p99 ${n(t.ping.p99Us)} µs, max ${n(t.ping.maxUs)} µs, ${t.ping.over10ms} ≥ 10 ms (prober ${t.ping.placement})`;
 
 async function scenario(ctx: BenchContext, spec: Spec, count: number, bin: string | undefined): Promise<Scenario> {
   const t = title(spec, count);
