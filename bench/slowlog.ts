@@ -43,6 +43,23 @@ export interface CallStats {
   nestedMaxCall: string;
   /** False when the log filled up, so some calls may be missing. */
   complete: boolean;
+  /** The logged top-level calls by duration: `0.2-0.5 ms 120, 0.5-1 ms 300, ...` (empty buckets left out). */
+  spread: string;
+}
+
+/** Bucket edges of `spread`, µs. */
+const EDGES = [THRESHOLD_US, 500, 1000, 1500, 2000, 3000, 5000, 10_000];
+
+function spreadOf(durations: readonly number[]): string {
+  const ms = (us: number) => String(us / 1000);
+  const parts: string[] = [];
+  for (let i = 0; i < EDGES.length; i++) {
+    const lo = EDGES[i]!;
+    const hi = EDGES[i + 1];
+    const count = durations.filter((d) => d >= lo && (hi === undefined || d < hi)).length;
+    if (count > 0) parts.push(`${ms(lo)}${hi === undefined ? '+' : `-${ms(hi)}`} ms: ${count.toLocaleString('en-US')}`);
+  }
+  return parts.join(', ') || `every call < ${ms(THRESHOLD_US)} ms`;
 }
 
 interface Saved {
@@ -95,7 +112,7 @@ export async function stopCallLog(admin: Redis, saved: Saved): Promise<CallStats
   await admin.call('SLOWLOG', 'RESET');
   const stats: CallStats = {
     scripts: scripts.calls, evals: scripts.evals, rejected: scripts.rejected, scriptUs: scripts.usec, logged: 0, maxUs: 0, maxCall: '-', slow: 0, p50Us: 0, p99Us: 0,
-    nestedMaxUs: 0, nestedMaxCall: '-', complete: entries.length < MAX_LEN,
+    nestedMaxUs: 0, nestedMaxCall: '-', complete: entries.length < MAX_LEN, spread: '',
   };
   const durations: number[] = [];
   for (const [, , us, argv, addr, name] of entries) {
@@ -117,5 +134,5 @@ export async function stopCallLog(admin: Redis, saved: Saved): Promise<CallStats
   }
   durations.sort((a, b) => a - b);
   const rank = (p: number) => durations[Math.max(Math.ceil((p / 100) * durations.length), 1) - 1] ?? 0;
-  return { ...stats, p50Us: rank(50), p99Us: rank(99) };
+  return { ...stats, p50Us: rank(50), p99Us: rank(99), spread: spreadOf(durations) };
 }
