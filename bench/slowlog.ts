@@ -21,7 +21,7 @@ export const SLOW_MS = 5;
 const NESTED = '?:0';
 
 export interface CallStats {
-  /** EVAL + EVALSHA calls (commandstats) and the time Redis spent in them. */
+  /** EVAL + EVALSHA calls, and their read-only forms (commandstats), and the time Redis spent in them. */
   scripts: number;
   /** Of which EVAL (a script sent whole: after NOSCRIPT, or re-sent by a retrying client). */
   evals: number;
@@ -94,11 +94,11 @@ function describe(argv: (string | Buffer)[]): string {
 
 function scriptStats(info: string): { calls: number; evals: number; rejected: number; usec: number } {
   const out = { calls: 0, evals: 0, rejected: 0, usec: 0 };
-  for (const m of info.matchAll(/^cmdstat_(eval|evalsha):calls=(\d+),usec=(\d+)(?:.*?rejected_calls=(\d+))?/gm)) {
+  for (const m of info.matchAll(/^cmdstat_(eval|evalsha|eval_ro|evalsha_ro):calls=(\d+),usec=(\d+)(?:.*?rejected_calls=(\d+))?/gm)) {
     out.calls += Number(m[2]);
     out.usec += Number(m[3]);
     out.rejected += Number(m[4] ?? 0);
-    if (m[1] === 'eval') out.evals += Number(m[2]);
+    if (m[1] === 'eval' || m[1] === 'eval_ro') out.evals += Number(m[2]);
   }
   return out;
 }
