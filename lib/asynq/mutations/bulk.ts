@@ -1,7 +1,7 @@
 /**
  * Bulk run / archive / delete, by a list of IDs or over every task in a state, in batches of
  * at most 500 per script call, each sized by what the last one cost in Redis
- * (task-source/call-sizer.ts) to stay near 1.5 ms (even beside a million tasks), so
+ * (task-source/call-sizer.ts) to stay near 1 ms (even beside a million tasks), so
  * production workers keep being served between calls. Each batch is atomic, so no task is
  * ever half-moved. Long runs report progress and stop when asked.
  */
@@ -21,14 +21,12 @@ export const MAX_BATCH = 500;
 const MIN_BATCH = 10;
 const FIRST_BATCH = 100;
 /**
- * Batches of a bulk over a whole state sent before the first one answers, and the Redis time
- * each should take. Redis runs a client's queued calls back to back, so while it runs one the
+ * Batches of a bulk over a whole state sent before the first one answers. Redis runs a client's queued calls back to back, so while it runs one the
  * next ones are already there and Redis never waits for this process (which may itself wait
  * for a CPU on a busy machine); another client waits at most for the calls queued ahead of it:
- * IN_FLIGHT × BULK_CALL_US, 3 ms, well under 10 ms.
+ * IN_FLIGHT × the sizer's target of 1 ms, 3 ms, well under 10 ms.
  */
 export const IN_FLIGHT = 3;
-const BULK_CALL_US = 1000;
 /**
  * Where move-all.lua stops a call early, µs: a call sized on cheaper tasks than the ones it
  * meets (and the calls already in flight when that shows) still ends near 2 ms.
@@ -121,7 +119,7 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
   await assertQueueExists(redis, op, qname);
   const now = opts.now ?? (() => new Date());
   const max = Math.max(1, Math.min(opts.batchSize ?? MAX_BATCH, MAX_BATCH));
-  const sizer = createCallSizer({ first: FIRST_BATCH, min: Math.min(MIN_BATCH, max), max, targetUs: BULK_CALL_US });
+  const sizer = createCallSizer({ first: FIRST_BATCH, min: Math.min(MIN_BATCH, max), max });
   // checkAction let through only states the action may take tasks from: never active.
   const src = k.stateKey(qname, state as TaskState, opts.group ?? '');
   const total = state === 'pending' ? await redis.llen(src) : await redis.zcard(src);

@@ -4,7 +4,7 @@
  * is spent, the signal aborts, or every structure is read. Redis is never blocked for long:
  * each call reads at most 1,000 tasks (and about 512 KiB of msgs), sized by the one call sizer
  * (task-source/call-sizer.ts) from the Redis time the script reports for the previous call, to
- * stay near 1.5 ms, and workers are served between calls. The next batch is requested while
+ * stay near 1 ms, and workers are served between calls. The next batch is requested while
  * the visitor works on the current one.
  */
 import type { RedisClient } from '../redis-client';

@@ -1,7 +1,7 @@
 /**
  * Reads the tasks of a sequence of structures as short Redis calls, each returning at most 500
  * IDs with their msgs, each sized by the one call sizer (call-sizer.ts) from the last call's
- * duration, so a scan over a million tasks holds Redis near 1.5 ms at a time at most and
+ * duration, so a scan over a million tasks holds Redis near 1 ms at a time at most and
  * workers are served between calls. Under the duplicate scan, failure triage, the type census
  * and re-runs.
  */
