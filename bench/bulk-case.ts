@@ -1,21 +1,22 @@
 /**
- * The bulk benchmark (issue 3, Build 3 and 6): run-all over 100,000 archived tasks and
- * archive-all over 1,000,000 pending, our core's batched bulkAll next to asynq v0.26.0's
- * Inspector (one unbounded script) on the same data, one after the other on a flushed Redis.
+ * The bulk benchmark: run-all over archived, archive-all over pending and delete-all over
+ * pending, each over `--tasks` tasks (default 1,000,000), our core's pipelined bulkAll next to
+ * asynq v0.26.0's Inspector (one unbounded script) on the same data, one after the other on a
+ * flushed Redis, with a PING prober on another connection during each run (bulk-ping-prober.ts).
  *
  * Each side: FLUSHALL, seed server-side, start the call log (slowlog.ts: SLOWLOG for the
  * longest calls, commandstats for the script calls), run, read the log, then check task by
  * task where every seeded task ended up (bulk-verify.ts).
- * Targets, for our side only: no Redis call over 5 ms, nothing lost or duplicated.
- * asynq's numbers (its one long script, the orphan hashes its archive trim leaves) are
- * reported, never judged.
- * Sizes: archive-all over `--tasks` (default 1,000,000), run-all over a tenth of it.
+ * Targets, for our side only: no Redis call over 5 ms, no PING waiting 10 ms, total ≤ 1.5×
+ * asynq's, nothing lost or duplicated. asynq's numbers (its one long script, the orphan hashes
+ * its archive trim leaves) are reported, never judged.
  */
 import type { Redis } from 'ioredis';
 import { bulkAll, createRedis, type BulkResult } from '../lib/asynq';
 import { MAX_ARCHIVE_SIZE } from '../lib/asynq/mutations/archive-limits';
 import type { BenchCase, BenchContext, CaseResult } from './bench-case';
-import { checkArchiveAll, checkRunAll } from './bulk-verify';
+import { checkArchiveAll, checkDeleteAll, checkRunAll } from './bulk-verify';
+import { startPingProber, type PingStats } from './bulk-ping-prober';
 import { bulkSection, type BulkRow, type Scenario } from './bulk-report';
 import { goBinary, NO_GO, runGo } from './go-bin';
 import { seedBatches } from './seed';
@@ -52,6 +53,7 @@ function progress(label: string, started: number): (p: { done: number; total: nu
 interface Timed<T> {
   ms: number;
   calls: CallStats;
+  ping: PingStats;
   value: T;
 }
 
@@ -71,29 +73,36 @@ async function untilNotBusy(admin: Redis): Promise<void> {
   }
 }
 
-/** Runs `fn` with every Redis call logged; the admin connection does nothing meanwhile. */
-async function measured<T>(admin: Redis, fn: () => Promise<T>): Promise<Timed<T>> {
+/**
+ * Runs `fn` with every Redis call logged and a PING prober on its own connection; the admin
+ * connection does nothing meanwhile.
+ */
+async function measured<T>(ctx: BenchContext, fn: () => Promise<T>): Promise<Timed<T>> {
+  const { admin } = ctx;
   const saved = await startCallLog(admin);
+  const prober = await startPingProber(ctx.port);
   const t0 = performance.now();
   let value: T;
   try {
     value = await fn();
   } catch (err) {
+    await prober.stop();
     await untilNotBusy(admin);
     await stopCallLog(admin, saved); // restores the settings
     throw err;
   }
   const ms = performance.now() - t0;
+  const ping = await prober.stop();
   await untilNotBusy(admin);
-  return { ms, calls: await stopCallLog(admin, saved), value };
+  return { ms, calls: await stopCallLog(admin, saved), ping, value };
 }
 
-async function runOurs(ctx: BenchContext, b: TaskBatch, action: 'run' | 'archive'): Promise<Timed<BulkResult>> {
+async function runOurs(ctx: BenchContext, b: TaskBatch, action: Action): Promise<Timed<BulkResult>> {
   const redis = createRedis({ url: ctx.url, redisOptions: { connectionName: 'asynqlens-bulk' } });
   await redis.connect();
   try {
     const label = `ours ${action}All ${b.state}`;
-    return await measured(ctx.admin, () => {
+    return await measured(ctx, () => {
       const started = performance.now();
       return bulkAll(redis, b.queue, action, b.state, { onProgress: progress(label, started) });
     });
@@ -102,7 +111,7 @@ async function runOurs(ctx: BenchContext, b: TaskBatch, action: 'run' | 'archive
   }
 }
 
-type GoOp = 'runAllArchived' | 'archiveAllPending';
+type GoOp = 'runAllArchived' | 'archiveAllPending' | 'deleteAllPending';
 
 /** What the Inspector call answered: a count, or asynq's error text (an answer, not a crash). */
 type GoAnswer = { count: number } | { error: string };
@@ -171,7 +180,11 @@ function ourNotes(t: Timed<unknown>): string[] {
 const STALL_US = 1_000;
 
 /** Failures of our side: a call too long, a log that overflowed, or the checks' problems. */
-function ourFailures(scenario: string, row: BulkRow): string[] {
+/** What a concurrent PING may wait at most, and our total's limit as a multiple of asynq's. */
+const PING_LIMIT_US = 10_000;
+const RATIO_LIMIT = 1.5;
+
+function ourFailures(scenario: string, row: BulkRow, goMs: number | undefined): string[] {
   const out: string[] = [];
   const c = row.calls;
   // An O(1) command that alone takes a millisecond means Redis itself was held up (preempted,
@@ -181,80 +194,93 @@ function ourFailures(scenario: string, row: BulkRow): string[] {
     : '';
   if (c.maxUs > SLOW_MS * 1000) out.push(`${scenario}: longest Redis call ${n(c.maxUs)} µs (${c.maxCall}), target ≤ ${SLOW_MS} ms${stalled}`);
   if (!row.calls.complete) out.push(`${scenario}: SLOWLOG overflowed, the longest call is unproven`);
+  if (row.ping.maxUs >= PING_LIMIT_US) out.push(`${scenario}: a PING from another connection waited ${n(row.ping.maxUs)} µs, target < ${n(PING_LIMIT_US)} µs`);
+  if (goMs !== undefined && row.ms > RATIO_LIMIT * goMs) out.push(`${scenario}: ${(row.ms / goMs).toFixed(2)}× asynq's time, target ≤ ${RATIO_LIMIT}×`);
   out.push(...row.problems.map((p) => `${scenario}: ${p}`));
   return out;
 }
 
-async function runAllScenario(ctx: BenchContext, count: number, bin: string | undefined): Promise<Scenario> {
-  const title = `run-all over ${n(count)} archived`;
-  console.log(`\n${title}`);
-  const ours = batch('bulk:ours', 0xb0a10000, 'archived', count);
-  await seed(ctx.admin, ours);
-  const mine = await runOurs(ctx, ours, 'run');
-  console.log(callLine('ours', mine, count));
-  const check = await checkRunAll(ctx.admin, ours);
-  const r = mine.value;
-  if (r.succeeded !== count) check.problems.push(`bulkAll reported ${n(r.succeeded)} succeeded, expected ${n(count)}`);
-  if (r.failed.length > 0) check.problems.push(`bulkAll reported ${r.failed.length} failed, e.g. ${r.failed[0]?.id}: ${r.failed[0]?.error.message}`);
-  if (r.stopped) check.problems.push('bulkAll stopped early');
-  const rows: BulkRow[] = [{
-    impl: 'ours', ms: mine.ms, calls: mine.calls, problems: check.problems, notes: ourNotes(mine),
-    outcome: `${n(check.pending)} pending (each seeded ID exactly once, hash state pending), ${n(check.archived)} archived; bulkAll: ${n(r.succeeded)} succeeded, ${r.failed.length} failed`,
-  }];
-  console.log(`  ours checked: ${check.problems.length === 0 ? 'every task in pending exactly once' : check.problems.join('; ')}`);
+type Action = 'run' | 'archive' | 'delete';
 
-  if (bin !== undefined) {
-    const go = batch('bulk:go', 0xb0a20000, 'archived', count);
-    await seed(ctx.admin, go);
-    const theirs = await measured(ctx.admin, () => goOp(bin, ctx.port, 'runAllArchived', go.queue));
-    console.log(callLine('asynq', theirs, count));
-    const gc = await checkRunAll(ctx.admin, go);
-    rows.push({
-      impl: 'asynq', ms: theirs.ms, calls: theirs.calls, problems: gc.problems, notes: goNotes('RunAllArchivedTasks', theirs, count),
-      outcome: `${n(gc.pending)} pending (each seeded ID exactly once, hash state pending), ${n(gc.archived)} archived; RunAllArchivedTasks ${answerText(theirs.value)}`,
-    });
-    console.log(`  asynq checked: ${gc.problems.length === 0 ? 'every task in pending exactly once' : gc.problems.join('; ')}`);
-    for (const note of rows[1]?.notes ?? []) console.log(`  asynq: ${note}`);
-  }
-  await ctx.admin.flushall();
-  return { title, tasks: count, rows };
+/** One scenario: an action over every task of a state, ours and asynq's on the same data. */
+interface Spec {
+  action: Action;
+  state: SeedState;
+  goOp: GoOp;
+  method: string;
+  /** Queue names and ID tags of the two sides. */
+  queues: [ours: string, go: string];
+  tags: [ours: number, go: number];
 }
 
-async function archiveAllScenario(ctx: BenchContext, count: number, bin: string | undefined): Promise<Scenario> {
-  const title = `archive-all over ${n(count)} pending`;
-  console.log(`\n${title}`);
-  const ours = batch('bulk2:ours', 0xb0b10000, 'pending', count);
+const SPECS: Spec[] = [
+  { action: 'run', state: 'archived', goOp: 'runAllArchived', method: 'RunAllArchivedTasks', queues: ['bulk:ours', 'bulk:go'], tags: [0xb0a10000, 0xb0a20000] },
+  { action: 'archive', state: 'pending', goOp: 'archiveAllPending', method: 'ArchiveAllPendingTasks', queues: ['bulk2:ours', 'bulk2:go'], tags: [0xb0b10000, 0xb0b20000] },
+  { action: 'delete', state: 'pending', goOp: 'deleteAllPending', method: 'DeleteAllPendingTasks', queues: ['bulk3:ours', 'bulk3:go'], tags: [0xb0c10000, 0xb0c20000] },
+];
+
+const title = (s: Spec, count: number): string => `${s.action}-all over ${n(count)} ${s.state}`;
+
+/** Where every seeded task ended up after `spec`'s action, in words, and what is wrong. */
+async function verify(admin: Redis, spec: Spec, b: TaskBatch, isGo: boolean): Promise<{ outcome: string; problems: string[]; gone?: number }> {
+  if (spec.action === 'run') {
+    const c = await checkRunAll(admin, b);
+    return { problems: c.problems, outcome: `${n(c.pending)} pending (each seeded ID exactly once, hash state pending), ${n(c.archived)} archived` };
+  }
+  if (spec.action === 'archive') {
+    const c = await checkArchiveAll(admin, b, ARCHIVE_CAP, isGo);
+    const orphans = isGo ? `**${n(c.orphans)} orphan hashes** (state archived, in no set)` : `${n(c.orphans)} orphan hashes`;
+    return { problems: c.problems, gone: c.gone, outcome: `${n(c.pending)} pending; ${n(c.archived)} archived + ${n(c.gone)} trimmed (hash deleted, in no set) + ${orphans} = ${n(c.archived + c.gone + c.orphans)}` };
+  }
+  const c = await checkDeleteAll(admin, b);
+  return { problems: c.problems, outcome: `${n(c.left)} left in ${spec.state}, ${n(c.hashes)} task hashes left` };
+}
+
+/** bulkAll's own account, checked against the count and the trimmed hashes found gone. */
+function checkResult(r: BulkResult, count: number, gone: number | undefined): string[] {
+  const out: string[] = [];
+  if (r.succeeded !== count) out.push(`bulkAll reported ${n(r.succeeded)} succeeded, expected ${n(count)}`);
+  if (r.failed.length > 0) out.push(`bulkAll reported ${r.failed.length} failed, e.g. ${r.failed[0]?.id}: ${r.failed[0]?.error.message}`);
+  if (r.stopped) out.push('bulkAll stopped early');
+  if (gone !== undefined && r.trimmed !== gone) out.push(`bulkAll reported ${n(r.trimmed)} trimmed, but ${n(gone)} hashes are gone`);
+  return out;
+}
+
+const pingLine = (t: Timed<unknown>): string =>
+  `PING from another connection: ${n(t.ping.count)} answered, p50 ${n(t.ping.p50Us)} µs, p99 ${n(t.ping.p99Us)} µs, max ${n(t.ping.maxUs)} µs, ${t.ping.over10ms} ≥ 10 ms (prober ${t.ping.placement})`;
+
+async function scenario(ctx: BenchContext, spec: Spec, count: number, bin: string | undefined): Promise<Scenario> {
+  const t = title(spec, count);
+  console.log(`\n${t}`);
+  const ours = batch(spec.queues[0], spec.tags[0], spec.state, count);
   await seed(ctx.admin, ours);
-  const mine = await runOurs(ctx, ours, 'archive');
-  console.log(callLine('ours', mine, count));
-  const check = await checkArchiveAll(ctx.admin, ours, ARCHIVE_CAP, false);
+  const mine = await runOurs(ctx, ours, spec.action);
+  console.log(`${callLine('ours', mine, count)}\n    ${pingLine(mine)}`);
+  const check = await verify(ctx.admin, spec, ours, false);
+  check.problems.push(...checkResult(mine.value, count, check.gone));
   const r = mine.value;
-  if (r.succeeded !== count) check.problems.push(`bulkAll reported ${n(r.succeeded)} succeeded, expected ${n(count)}`);
-  if (r.failed.length > 0) check.problems.push(`bulkAll reported ${r.failed.length} failed, e.g. ${r.failed[0]?.id}: ${r.failed[0]?.error.message}`);
-  if (r.stopped) check.problems.push('bulkAll stopped early');
-  if (check.archived + r.trimmed !== count) check.problems.push(`archived ${n(check.archived)} + trimmed ${n(r.trimmed)} ≠ ${n(count)}`);
-  if (r.trimmed !== check.gone) check.problems.push(`bulkAll reported ${n(r.trimmed)} trimmed, but ${n(check.gone)} hashes are gone`);
   const rows: BulkRow[] = [{
-    impl: 'ours', ms: mine.ms, calls: mine.calls, problems: check.problems, notes: ourNotes(mine),
-    outcome: `${n(check.pending)} pending; ${n(check.archived)} archived + ${n(r.trimmed)} trimmed (hash deleted, in no set) = ${n(check.archived + r.trimmed)}; ${n(check.orphans)} orphan hashes`,
+    impl: 'ours', ms: mine.ms, calls: mine.calls, ping: mine.ping, problems: check.problems, notes: ourNotes(mine),
+    outcome: `${check.outcome}; bulkAll: ${n(r.succeeded)} succeeded, ${r.failed.length} failed${spec.action === 'archive' ? `, ${n(r.trimmed)} trimmed` : ''}`,
   }];
   console.log(`  ours checked: ${check.problems.length === 0 ? rows[0]?.outcome : check.problems.join('; ')}`);
 
   if (bin !== undefined) {
-    const go = batch('bulk2:go', 0xb0b20000, 'pending', count);
+    const go = batch(spec.queues[1], spec.tags[1], spec.state, count);
     await seed(ctx.admin, go);
-    const theirs = await measured(ctx.admin, () => goOp(bin, ctx.port, 'archiveAllPending', go.queue));
-    console.log(callLine('asynq', theirs, count));
-    const gc = await checkArchiveAll(ctx.admin, go, ARCHIVE_CAP, true);
+    const theirs = await measured(ctx, () => goOp(bin, ctx.port, spec.goOp, go.queue));
+    console.log(`${callLine('asynq', theirs, count)}\n    ${pingLine(theirs)}`);
+    const gc = await verify(ctx.admin, spec, go, true);
     rows.push({
-      impl: 'asynq', ms: theirs.ms, calls: theirs.calls, problems: gc.problems, notes: goNotes('ArchiveAllPendingTasks', theirs, count),
-      outcome: `${n(gc.pending)} pending; ${n(gc.archived)} archived + ${n(gc.gone)} hashes deleted + **${n(gc.orphans)} orphan hashes** (state archived, in no set) = ${n(gc.archived + gc.gone + gc.orphans)}`,
+      impl: 'asynq', ms: theirs.ms, calls: theirs.calls, ping: theirs.ping, problems: gc.problems, notes: goNotes(spec.method, theirs, count),
+      outcome: `${gc.outcome}; ${spec.method} ${answerText(theirs.value)}`,
     });
     console.log(`  asynq checked: ${gc.problems.length === 0 ? rows[1]?.outcome : gc.problems.join('; ')}`);
     for (const note of rows[1]?.notes ?? []) console.log(`  asynq: ${note}`);
+    console.log(`  ours / asynq: ${(mine.ms / theirs.ms).toFixed(2)}×`);
   }
   await ctx.admin.flushall();
-  return { title, tasks: count, rows };
+  return { title: t, tasks: count, rows };
 }
 
 export const bulkCase: BenchCase = {
@@ -263,11 +289,9 @@ export const bulkCase: BenchCase = {
     const bin = await goBinary();
     if (bin === undefined) console.error(`\n${'#'.repeat(78)}\n##  WARNING: ${NO_GO}.\n##  asynq's rows are n/a; only our numbers are reported.\n${'#'.repeat(78)}\n`);
     const startMs = bin === undefined ? undefined : await goStartMs(bin, ctx.port);
-    const scenarios = [
-      await runAllScenario(ctx, Math.max(1, Math.round(ctx.tasks / 10)), bin),
-      await archiveAllScenario(ctx, ctx.tasks, bin),
-    ];
-    const failures = scenarios.flatMap((s) => s.rows.filter((r) => r.impl === 'ours').flatMap((r) => ourFailures(s.title, r)));
+    const scenarios: Scenario[] = [];
+    for (const spec of SPECS) scenarios.push(await scenario(ctx, spec, ctx.tasks, bin));
+    const failures = scenarios.flatMap((s) => s.rows.filter((r) => r.impl === 'ours').flatMap((r) => ourFailures(s.title, r, s.rows.find((x) => x.impl === 'asynq')?.ms)));
     // Problems on asynq's side are reported in the table, never judged; print them loudly.
     for (const s of scenarios) for (const r of s.rows) if (r.impl === 'asynq' && r.problems.length) console.log(`  NOTE asynq, ${s.title}: ${r.problems.join('; ')}`);
     return { markdown: bulkSection(scenarios, bin === undefined ? NO_GO : undefined, startMs), failures };

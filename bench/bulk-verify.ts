@@ -164,3 +164,22 @@ export async function checkArchiveAll(redis: Redis, batch: TaskBatch, archiveCap
   await checkMsgs(redis, batch, archivedIds.slice(0, 3).map((id) => ids.indexOf(id) + 1), problems);
   return { pending, archived: archivedIds.length, orphans, gone, problems };
 }
+
+export interface DeleteAllCheck {
+  /** Seeded tasks still in the state's structure. */
+  left: number;
+  /** Task hashes of the queue still there. */
+  hashes: number;
+  problems: string[];
+}
+
+/** After delete-all over `batch` (seeded pending): the list is empty and no task hash is left. */
+export async function checkDeleteAll(redis: Redis, batch: TaskBatch): Promise<DeleteAllCheck> {
+  const q = batch.queue;
+  const problems: string[] = [];
+  const left = batch.state === 'pending' ? await redis.llen(k.pendingKey(q)) : await redis.zcard(k.stateKey(q, batch.state));
+  if (left !== 0) problems.push(`${batch.state} still has ${left} members`);
+  const hashes = await scanTaskHashes(redis, q);
+  problem(problems, 'task hashes left behind', [...hashes].slice(0, 3), hashes.size);
+  return { left, hashes: hashes.size, problems };
+}

@@ -155,7 +155,7 @@ async function lockScenario(ctx: BenchContext): Promise<Outcome> {
   const line = `| Lock listing: 50,000 locks among ${n(seeded.keys - 50_000)} other keys, ${n(mid.value.pages)} pages | ${(mid.ms / 1000).toFixed(2)} s wall | ` +
     `**${n(mid.redis.us / 1000)} ms** Redis (${n(mid.redis.calls)} commands; passes ${runs.map((r) => n(r.redis.us / 1000)).join(' / ')} ms) | ${maxCall} | ` +
     `${n(mid.value.maxPageMs)} ms slowest page | ${failures.length === 0 ? '✓' : '✗'} ${Object.entries(tally(mid.value.seen)).sort().map(([c, x]) => `${c} ${n(x)}`).join(', ')} |`;
-  const note = `- Lock listing (median pass), Redis time by command: ${mid.redis.byCommand}.`;
+  const note = `- Lock listing (median pass), Redis time by command: ${mid.redis.byCommand}. Its calls ≥ ${THRESHOLD_US} µs (SLOWLOG, every pass): ${runs.map((x) => x.calls.spread).join(' / ')}; p50 ${n(mid.calls.p50Us)} µs, p99 ${n(mid.calls.p99Us)} µs of the median pass.`;
   console.log(`  ${line}\n  ${note}`);
   return { line, note, failures };
 }
@@ -247,7 +247,7 @@ async function dupScenario(ctx: BenchContext): Promise<Outcome> {
   const line = `| Duplicate scan: ${n(ctx.tasks)} pending, ${specs.length} payloads | ${(mid.ms / 1000).toFixed(2)} s wall, **${n(mid.rate)} tasks/s** ` +
     `(passes ${runs.map((x) => n(x.rate)).join(' / ')}) | ${n(mid.redis.us / 1000)} ms Redis (${n(mid.redis.calls)} commands) | ${maxCall} | ` +
     `**RSS +${growthMb.toFixed(0)} MB** (largest peak) | ${failures.length === 0 ? '✓' : '✗'} ${r.exactGroups} exact + ${r.nearGroups} near groups, ${n(r.surplusTasks)} surplus tasks |`;
-  const note = `- Duplicate scan (median pass), Redis time by command: ${mid.redis.byCommand}.`;
+  const note = `- Duplicate scan (median pass), Redis time by command: ${mid.redis.byCommand}. Its calls ≥ ${THRESHOLD_US} µs (SLOWLOG, every pass): ${runs.map((x) => x.calls.spread).join(' / ')}; p50 ${n(mid.calls.p50Us)} µs, p99 ${n(mid.calls.p99Us)} µs of the median pass.`;
   console.log(`  ${line}\n  ${note}`);
   await ctx.admin.flushall();
   return { line, note, failures };

@@ -21,7 +21,7 @@ export const SLOW_MS = 5;
 const NESTED = '?:0';
 
 export interface CallStats {
-  /** EVAL + EVALSHA calls (commandstats) and the time Redis spent in them. */
+  /** EVAL + EVALSHA calls, and their read-only forms (commandstats), and the time Redis spent in them. */
   scripts: number;
   /** Of which EVAL (a script sent whole: after NOSCRIPT, or re-sent by a retrying client). */
   evals: number;
@@ -43,6 +43,23 @@ export interface CallStats {
   nestedMaxCall: string;
   /** False when the log filled up, so some calls may be missing. */
   complete: boolean;
+  /** The logged top-level calls by duration: `0.2-0.5 ms 120, 0.5-1 ms 300, ...` (empty buckets left out). */
+  spread: string;
+}
+
+/** Bucket edges of `spread`, µs. */
+const EDGES = [THRESHOLD_US, 500, 1000, 1500, 2000, 3000, 5000, 10_000];
+
+function spreadOf(durations: readonly number[]): string {
+  const ms = (us: number) => String(us / 1000);
+  const parts: string[] = [];
+  for (let i = 0; i < EDGES.length; i++) {
+    const lo = EDGES[i]!;
+    const hi = EDGES[i + 1];
+    const count = durations.filter((d) => d >= lo && (hi === undefined || d < hi)).length;
+    if (count > 0) parts.push(`${ms(lo)}${hi === undefined ? '+' : `-${ms(hi)}`} ms: ${count.toLocaleString('en-US')}`);
+  }
+  return parts.join(', ') || `every call < ${ms(THRESHOLD_US)} ms`;
 }
 
 interface Saved {
@@ -77,11 +94,11 @@ function describe(argv: (string | Buffer)[]): string {
 
 function scriptStats(info: string): { calls: number; evals: number; rejected: number; usec: number } {
   const out = { calls: 0, evals: 0, rejected: 0, usec: 0 };
-  for (const m of info.matchAll(/^cmdstat_(eval|evalsha):calls=(\d+),usec=(\d+)(?:.*?rejected_calls=(\d+))?/gm)) {
+  for (const m of info.matchAll(/^cmdstat_(eval|evalsha|eval_ro|evalsha_ro):calls=(\d+),usec=(\d+)(?:.*?rejected_calls=(\d+))?/gm)) {
     out.calls += Number(m[2]);
     out.usec += Number(m[3]);
     out.rejected += Number(m[4] ?? 0);
-    if (m[1] === 'eval') out.evals += Number(m[2]);
+    if (m[1] === 'eval' || m[1] === 'eval_ro') out.evals += Number(m[2]);
   }
   return out;
 }
@@ -95,7 +112,7 @@ export async function stopCallLog(admin: Redis, saved: Saved): Promise<CallStats
   await admin.call('SLOWLOG', 'RESET');
   const stats: CallStats = {
     scripts: scripts.calls, evals: scripts.evals, rejected: scripts.rejected, scriptUs: scripts.usec, logged: 0, maxUs: 0, maxCall: '-', slow: 0, p50Us: 0, p99Us: 0,
-    nestedMaxUs: 0, nestedMaxCall: '-', complete: entries.length < MAX_LEN,
+    nestedMaxUs: 0, nestedMaxCall: '-', complete: entries.length < MAX_LEN, spread: '',
   };
   const durations: number[] = [];
   for (const [, , us, argv, addr, name] of entries) {
@@ -117,5 +134,5 @@ export async function stopCallLog(admin: Redis, saved: Saved): Promise<CallStats
   }
   durations.sort((a, b) => a - b);
   const rank = (p: number) => durations[Math.max(Math.ceil((p / 100) * durations.length), 1) - 1] ?? 0;
-  return { ...stats, p50Us: rank(50), p99Us: rank(99) };
+  return { ...stats, p50Us: rank(50), p99Us: rank(99), spread: spreadOf(durations) };
 }

@@ -13,6 +13,7 @@ import { lockFindings, type LockFinding, type LockHolder } from './lock-findings
 import { ALL_LOCKS_PATTERN, lockOwnerAmbiguous, lockQueue, parseLockKey, queueLockPattern } from './lock-key';
 import { readTaskMsg } from '../task-msg-view';
 import { execPipeline } from '../scripts';
+import { createCallSizer, usSince } from '../task-source/call-sizer';
 
 /** One unique lock as the listing saw it: its key's parts, its TTL, its holder and the findings. */
 export interface LockInfo {
@@ -38,7 +39,10 @@ export interface LockPageOptions {
   limit?: number;
   /** Stop scanning after this much wall time (default 30 ms). */
   budgetMs?: number;
-  /** SCAN COUNT (default 1000: about 1 ms of Redis per call beside a million keys). */
+  /**
+   * SCAN COUNT at most (default 1000: about 1 ms of Redis per call beside a million keys); each
+   * call's COUNT is set by the call sizer from the last call's duration.
+   */
   count?: number;
   now?: Date;
 }
@@ -54,18 +58,28 @@ const MSG_READ_LIMIT = 1024 * 1024;
 /** SCAN calls per page at most, whatever the time budget says. */
 const MAX_SCAN_CALLS = 100;
 
+/** The first SCAN's COUNT of a page, before any call is measured, and the least. */
+const FIRST_COUNT = 250;
+const MIN_COUNT = 50;
+
 /**
  * SCANs `pattern` from `cursor` until the limit, the time budget or the end. One round trip
- * per SCAN call, each O(COUNT). Keys may repeat across pages (SCAN's guarantee); within a page
- * they are unique.
+ * per SCAN call, each O(COUNT), the COUNT sized by the call sizer from the last call's duration
+ * (SCAN reports no time of its own; the duration includes the round trip, so it never
+ * under-estimates). Keys may repeat across pages (SCAN's guarantee); within a page they are
+ * unique.
  */
 async function scanPage(node: Redis, pattern: string, opts: LockPageOptions, seen = new Set<string>(), started = performance.now()): Promise<{ keys: string[]; cursor: string | null }> {
   const limit = opts.limit ?? 200;
   const budget = opts.budgetMs ?? 30;
-  const count = opts.count ?? 1000;
+  const max = Math.max(1, opts.count ?? 1000);
+  const sizer = createCallSizer({ first: Math.min(FIRST_COUNT, max), min: Math.min(MIN_COUNT, max), max });
   let cursor = opts.cursor ?? '0';
   for (let calls = 0; calls < MAX_SCAN_CALLS; calls++) {
+    const count = sizer.size;
+    const t0 = performance.now();
     const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', count);
+    sizer.observe(count, usSince(t0));
     for (const key of keys) seen.add(key);
     cursor = next;
     if (cursor === '0' || seen.size >= limit || performance.now() - started >= budget) break;

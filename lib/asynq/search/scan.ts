@@ -2,9 +2,10 @@
  * The bounded scan under every search: reads the chosen structures in order, a rank range per
  * script call, and hands each task to a visitor until the visitor has enough, the read budget
  * is spent, the signal aborts, or every structure is read. Redis is never blocked for long:
- * each call reads at most 1,000 tasks (and about 512 KiB of msgs), sized from the Redis time
- * the previous call took to stay near 1.5 ms, and workers are served between calls. The next
- * batch is requested while the visitor works on the current one.
+ * each call reads at most 1,000 tasks (and about 512 KiB of msgs), sized by the one call sizer
+ * (task-source/call-sizer.ts) from the Redis time the script reports for the previous call, to
+ * stay near 1 ms, and workers are served between calls. The next batch is requested while
+ * the visitor works on the current one.
  */
 import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
@@ -16,16 +17,13 @@ import type { ScanRow } from './predicate';
 import { stateIndex, type TaskState } from '../states';
 import type { Structure } from '../task-source/structures';
 import { structuresFrom } from './sources';
+import { createCallSizer } from '../task-source/call-sizer';
 
 /** Tasks per script call at most (about 2.5 ms of Redis time with 200-byte msgs). */
 export const MAX_SCAN_BATCH = 1000;
-const FIRST_BATCH = 500;
-const MIN_BATCH = 50;
-/**
- * Redis time one call should take. Why 1.5 ms: the hard limit is 5 ms, and a busy or shared
- * Redis may run a script two or three times slower than the one it was sized on.
- */
-const TARGET_US = 1500;
+/** The first call's size, before any is measured: about 0.5 ms with 200-byte msgs. */
+const FIRST_BATCH = 200;
+const MIN_BATCH = 10;
 /** Msg bytes per script call, so large payloads shrink the batch instead of lengthening it. */
 const BYTE_CAP = 512 * 1024;
 
@@ -62,14 +60,6 @@ interface Batch {
   redisUs: number;
 }
 
-/** The next call's size from the last one's Redis time: halve when slow, double when quick. */
-function resize(size: number, b: Batch, max: number): number {
-  if (b.rows.length < size) return size; // a short batch says nothing about speed
-  if (b.redisUs > TARGET_US * 1.5) return Math.max(MIN_BATCH, Math.floor(size / 2));
-  if (b.redisUs < TARGET_US / 2) return Math.min(max, size * 2);
-  return size;
-}
-
 /** One script call: the tasks at ranks [offset, offset + count) with their msgs. */
 async function readBatch(redis: RedisClient, s: Structure, offset: number, count: number): Promise<Batch> {
   let reply: (Buffer | number | null)[];
@@ -104,11 +94,11 @@ const at = (s: Structure, offset: number): ScanPosition => ({ queue: s.queue, st
  */
 export async function scan(redis: RedisClient, opts: ScanOptions): Promise<ScanResult> {
   const max = Math.max(1, Math.min(opts.batchSize ?? MAX_SCAN_BATCH, MAX_SCAN_BATCH));
-  let size = Math.min(FIRST_BATCH, max);
+  const sizer = createCallSizer({ first: FIRST_BATCH, min: Math.min(MIN_BATCH, max), max });
   let read = 0;
   let examined = 0;
   const fetch = (s: Structure, offset: number): Promise<Batch> | null => {
-    const count = Math.min(size, opts.budget - read);
+    const count = Math.min(sizer.size, opts.budget - read);
     if (count <= 0) return null;
     read += count; // reserved now, settled when the batch arrives
     return readBatch(redis, s, offset, count).then((b) => {
@@ -129,7 +119,7 @@ export async function scan(redis: RedisClient, opts: ScanOptions): Promise<ScanR
     if (!pending) return finish(at(s, offset), 'budget', null);
     while (pending) {
       const batch: Batch = await pending;
-      size = resize(size, batch, max);
+      sizer.observe(batch.rows.length, batch.redisUs);
       const after = offset + batch.rows.length;
       pending = batch.ended ? null : fetch(s, after);
       for (let i = 0; i < batch.rows.length; i++) {

@@ -1,8 +1,9 @@
 /**
  * Reads the tasks of a sequence of structures as short Redis calls, each returning at most 500
- * IDs with their msgs, so a scan over a million tasks never holds Redis for more than about
- * half a millisecond at a time and workers are served between calls. Under the duplicate scan,
- * failure triage, the type census and re-runs.
+ * IDs with their msgs, each sized by the one call sizer (call-sizer.ts) from the last call's
+ * duration, so a scan over a million tasks holds Redis near 1 ms at a time at most and
+ * workers are served between calls. Under the duplicate scan, failure triage, the type census
+ * and re-runs.
  */
 import type { RedisClient } from '../redis-client';
 import * as k from '../keys';
@@ -10,6 +11,7 @@ import { asArray } from '../reply';
 import { runScript } from '../scripts';
 import type { Structure } from './structures';
 import { isWrongType } from '../inspector/wrong-type';
+import { createCallSizer, usSince } from './call-sizer';
 
 /** A slice of one structure: the IDs read and their msgs (null when the hash or its msg is missing). */
 export interface Slice {
@@ -65,18 +67,22 @@ async function readSlice(redis: RedisClient, src: Structure, offset: number, n: 
  * Every task of `sources`, in order, in slices of one call each. A pending list is read from its
  * tail (oldest first), so tasks pushed at its head meanwhile never shift the window; tasks
  * removed meanwhile may make it skip a few, as any paging over a changing set does. The slice
- * size starts at 10 and adapts to the msgs seen, aiming at 4 MiB per reply (a queue of 1 MiB
- * payloads reads 4 at a time); it carries over from one structure to the next. Stops before
- * the next call once the signal is aborted.
+ * size starts at 10 and carries over from one structure to the next; it is the smaller of the
+ * call sizer's (SORT_RO reports no time of its own: the call's duration as seen here, round trip
+ * and any wait for this process included, so never an under-estimate) and the size that brings
+ * about 4 MiB of msgs (a queue of 1 MiB payloads reads 4 at a time). Stops before the next call
+ * once the signal is aborted.
  */
 export async function* readSlices(redis: RedisClient, sources: readonly Structure[], opts: SliceOptions = {}): AsyncGenerator<Slice> {
   const max = Math.min(opts.maxSlice ?? MAX_SLICE, MAX_SLICE);
   const reader = { sort: true };
-  let size = Math.min(10, max);
+  const sizer = createCallSizer({ first: 10, min: 1, max });
+  let byBytes = max;
   for (const source of sources) {
     for (let offset = 0; ; ) {
       if (opts.signal?.aborted) return;
-      const asked = size;
+      const asked = Math.min(sizer.size, byBytes);
+      const started = performance.now();
       let items: unknown[];
       try {
         items = await readSlice(redis, source, offset, asked, reader);
@@ -94,10 +100,11 @@ export async function* readSlices(redis: RedisClient, sources: readonly Structur
         if (Buffer.isBuffer(msg)) bytes += msg.length;
       }
       const read = slice.ids.length;
+      sizer.observe(read, usSince(started));
       if (read > 0) yield slice;
       offset += read;
       if (read < asked) break;
-      size = Math.max(1, Math.min(max, Math.floor(SLICE_BYTES / Math.max(1, bytes / read))));
+      byBytes = Math.max(1, Math.min(max, Math.floor(SLICE_BYTES / Math.max(1, bytes / read))));
     }
   }
 }

@@ -36,18 +36,23 @@ local function msg_unique_key(msg)
 end
 
 -- Deletes a task's unique lock only while it still holds this task's ID, the rule every asynq
--- release follows. The key is taken from the hash, else from the msg, and must sit under this
--- queue's lock prefix. Cost: O(1) plus the msg scan.
-local function release_lock_if_owned(task_key, id, lock_prefix)
-  local h = redis.call('HMGET', task_key, 'unique_key', 'group')
-  local ukey = h[1]
+-- release follows, from the hash's unique_key and group fields already read (HMGET). The key
+-- is taken from the hash, else from the msg, and must sit under this queue's lock prefix.
+-- Cost: O(1) plus, for a grouped task only, the msg scan.
+local function release_lock_from(task_key, id, lock_prefix, ukey, group)
   -- Only grouped tasks lack the hash field (AddToGroupUnique does not write it): read the msg
   -- for those alone, which keeps bulk deletes of plain tasks cheap.
-  if (not ukey or ukey == '') and h[2] then ukey = msg_unique_key(redis.call('HGET', task_key, 'msg')) end
+  if (not ukey or ukey == '') and group then ukey = msg_unique_key(redis.call('HGET', task_key, 'msg')) end
   if not ukey then ukey = '' end
   if ukey ~= '' and string.sub(ukey, 1, #lock_prefix) == lock_prefix and redis.call('GET', ukey) == id then
     redis.call('DEL', ukey)
     return 1
   end
   return 0
+end
+
+-- The same, reading the two fields first (one HMGET).
+local function release_lock_if_owned(task_key, id, lock_prefix)
+  local h = redis.call('HMGET', task_key, 'unique_key', 'group')
+  return release_lock_from(task_key, id, lock_prefix, h[1], h[2])
 end

@@ -1,0 +1,59 @@
+/**
+ * The one rule for sizing a long operation's next Redis call (a bulk batch, a scan's slice, a
+ * SCAN's COUNT) by what the last call cost, so each call stays near 1 ms of Redis time
+ * whatever the items cost (large payloads, a long list walk, a busy server) and never nears the
+ * 5 ms a call may take: Redis serves no other client while it runs one call.
+ *
+ * The cost of an item is taken from the last call alone (its Redis time over its items), so a
+ * slow-down shrinks the very next call in proportion; growth is at most ×2 per call, so one
+ * quick call on cheap items cannot jump to a size that a slower stretch would make too long.
+ * Times are what Redis reports where it can (a script's own TIME), else the call's duration
+ * seen by the client, which includes the round trip and is therefore never an under-estimate.
+ */
+
+/**
+ * Redis time one call should take, µs. Why 1 ms, the low end of 1-2 ms: on a busy machine
+ * Redis itself is sometimes preempted in the middle of a call (measured: calls sized at
+ * 1.5 ms stretched past 5 ms a few times per thousand at a load average of 6-20), and a call
+ * of 1 ms must be stretched fivefold to break the limit; per-call costs are tens of µs.
+ */
+export const TARGET_CALL_US = 1000;
+
+export interface CallSizerOptions {
+  /** Size of the first call. */
+  first: number;
+  /** Bounds of every call's size. */
+  min: number;
+  max: number;
+  /** Redis time per call to aim for, µs (default TARGET_CALL_US). */
+  targetUs?: number;
+}
+
+export interface CallSizer {
+  /** The size to ask for in the next call. */
+  readonly size: number;
+  /**
+   * Reports a finished call: the items it handled and the time it took in µs. A call that
+   * handled nothing says nothing about the cost of an item and changes nothing.
+   */
+  observe(items: number, us: number): void;
+}
+
+export function createCallSizer(opts: CallSizerOptions): CallSizer {
+  const target = opts.targetUs ?? TARGET_CALL_US;
+  const clamp = (n: number) => Math.max(opts.min, Math.min(opts.max, Math.floor(n)));
+  let size = clamp(opts.first);
+  return {
+    get size() {
+      return size;
+    },
+    observe(items, us) {
+      if (items <= 0 || !(us >= 0)) return;
+      const perItem = Math.max(us, 1) / items;
+      size = clamp(Math.min(target / perItem, size * 2));
+    },
+  };
+}
+
+/** Microseconds since `start` (a performance.now() reading): a call's duration as the client saw it. */
+export const usSince = (start: number): number => (performance.now() - start) * 1000;
