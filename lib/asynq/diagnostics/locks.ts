@@ -13,7 +13,7 @@ import { lockFindings, type LockFinding, type LockHolder } from './lock-findings
 import { ALL_LOCKS_PATTERN, lockOwnerAmbiguous, lockQueue, parseLockKey, queueLockPattern } from './lock-key';
 import { readTaskMsg } from '../task-msg-view';
 import { execPipeline } from '../scripts';
-import { createCallSizer, usSince } from '../task-source/call-sizer';
+import { createCallSizer, usSince } from '../call-sizer';
 
 /** One unique lock as the listing saw it: its key's parts, its TTL, its holder and the findings. */
 export interface LockInfo {

@@ -2,20 +2,20 @@
  * How many queues one call of the stats script reads. One call over every queue blocks Redis
  * for as long as the script runs (about 15 µs a queue: 75 ms at 5,000 queues, 375 ms at
  * 25,000), so the queues are read in chunks sized by the time Redis itself reports for each
- * call (the script returns its own elapsed time), aiming at 1.5 ms a call, so that even a
- * wave of queues three times as costly as the last stays under the 5 ms rule. Chunks are pipelined in waves that double
- * (1, 2, 4 … 32 calls per round trip): between two calls of a pipeline Redis serves its other
- * clients, and each wave is sized by what the previous one measured.
+ * call (the script returns its own elapsed time), aiming at the one call target
+ * (call-sizer.ts, 1 ms), so that even a wave of queues three times as costly as the last stays
+ * under the 5 ms rule. Chunks are pipelined in waves of 1, 2, then MAX_CALLS_IN_FLIGHT calls
+ * per round trip (Redis runs a pipeline's calls back to back, so a wave holds other clients
+ * for at most its calls' time), each wave sized by what the previous one measured.
  *
  * The size learned is kept per Redis client, so the next listing starts at it: a deployment
  * whose queues fit in one chunk is read in one script call (SMEMBERS + one EVALSHA, two round
- * trips) from the first listing on — always up to MIN_CHUNK queues, usually up to 70-100.
+ * trips) from the first listing on — always up to MIN_CHUNK queues, usually up to 50-65.
  */
+import { MAX_CALLS_IN_FLIGHT, TARGET_CALL_US } from '../call-sizer';
 
-/** Redis time one call aims for. */
-export const TARGET_CALL_US = 1_500;
-/** Queues in the first call on a client not measured yet: about 1.5 ms without groups. */
-export const FIRST_CHUNK = 100;
+/** Queues in the first call on a client not measured yet: about 1 ms without groups. */
+export const FIRST_CHUNK = 60;
 /**
  * The smallest chunk, whatever the measurements say: 40 queues cost about 0.8 ms, and 2.8 ms
  * even if every one has the 32 or more aggregation groups that bound the script's work per
@@ -24,8 +24,6 @@ export const FIRST_CHUNK = 100;
 export const MIN_CHUNK = 40;
 /** The largest chunk, whatever the measurements say: 12,000 keys in one call. */
 export const MAX_CHUNK = 1_000;
-/** Calls pipelined in one round trip, at most. */
-export const MAX_WAVE = 32;
 
 /** One script call's answer: the rows of its queues, in order, and Redis' own time for it. */
 export interface ChunkReply<T> {
@@ -62,8 +60,8 @@ export function nextChunkSize(size: number, calls: readonly ChunkCall[]): number
 /**
  * Reads `names` in chunks, `readWave` sending one wave of chunks in one pipeline and answering
  * each chunk's rows and time. `owner` (the Redis client) keys the learned chunk size. Round
- * trips: one per wave — one for up to the learned size (FIRST_CHUNK at first), 12 for
- * 25,000 queues in the bench (236 calls of about 100 queues; waves of 1, 2, 4 … then 32). Rows come
+ * trips: one per wave — one for up to the learned size (FIRST_CHUNK at first), about
+ * 135 for 25,000 queues (about 400 calls of 50-65 queues, 3 per wave). Rows come
  * back in the order of `names`.
  */
 export async function readInChunks<T>(
@@ -83,7 +81,7 @@ export async function readInChunks<T>(
     for (const r of replies) for (const row of r.rows) rows.push(row);
     if (onCall) calls.forEach(onCall);
     size = nextChunkSize(size, calls);
-    wave = Math.min(wave * 2, MAX_WAVE);
+    wave = Math.min(wave * 2, MAX_CALLS_IN_FLIGHT);
   }
   learned.set(owner, size);
   return rows;

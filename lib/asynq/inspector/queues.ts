@@ -179,7 +179,7 @@ export interface QueueStatsOptions {
 
 /**
  * Stats of every queue in `asynq:queues`, sorted by name. SMEMBERS, then the stats script in
- * chunks sized by Redis' own time for each call (about 1.5 ms, see queue-stats-chunks.ts),
+ * chunks sized by Redis' own time for each call (about 1 ms, see queue-stats-chunks.ts),
  * pipelined in waves: two round trips while the queues fit in one call (about 100 at first,
  * what the last listing measured after), 12 for 25,000 queues in the bench, after the 26 SSCAN
  * calls of listQueueNames. (asynq's inspector needs

@@ -1,7 +1,7 @@
 /**
  * Bulk run / archive / delete, by a list of IDs or over every task in a state, in batches of
  * at most 500 per script call, each sized by what the last one cost in Redis
- * (task-source/call-sizer.ts) to stay near 1 ms (even beside a million tasks), so
+ * (call-sizer.ts) to stay near 1 ms (even beside a million tasks), so
  * production workers keep being served between calls. Each batch is atomic, so no task is
  * ever half-moved. Long runs report progress and stop when asked.
  */
@@ -11,7 +11,7 @@ import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { runScript } from '../scripts';
 import type { TaskState } from '../states';
-import { createCallSizer, usSince } from '../task-source/call-sizer';
+import { createCallSizer, MAX_CALLS_IN_FLIGHT, usSince } from '../call-sizer';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
 import { ACTION_STATES, moveError, type MoveAction } from './move-codes';
 import { assertQueueExists } from '../inspector/queues';
@@ -20,13 +20,6 @@ import { moveArgs } from './task-actions';
 export const MAX_BATCH = 500;
 const MIN_BATCH = 10;
 const FIRST_BATCH = 100;
-/**
- * Batches of a bulk over a whole state sent before the first one answers. Redis runs a client's queued calls back to back, so while it runs one the
- * next ones are already there and Redis never waits for this process (which may itself wait
- * for a CPU on a busy machine); another client waits at most for the calls queued ahead of it:
- * IN_FLIGHT × the sizer's target of 1 ms, 3 ms, well under 10 ms.
- */
-export const IN_FLIGHT = 3;
 /**
  * Where move-all.lua stops a call early, µs: a call sized on cheaper tasks than the ones it
  * meets (and the calls already in flight when that shows) still ends near 2 ms.
@@ -105,7 +98,7 @@ interface MoveAllReply {
 /**
  * Acts on every task in `state` at the moment it starts (tasks added meanwhile may be
  * included; the run never goes past the starting count plus one batch, so a busy producer
- * cannot keep it going forever). One round trip per batch, IN_FLIGHT of them at a time, each
+ * cannot keep it going forever). One round trip per batch, MAX_CALLS_IN_FLIGHT of them at a time, each
  * sized by the Redis time the script reports for the last one.
  *
  * Tasks that cannot move (their hash says another state) stay at the front of the structure;
@@ -150,7 +143,7 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
     !ended && !opts.signal?.aborted && out.succeeded + failedIds.size < total + max && left - inFlight.reduce((a, c) => a + c.asked, 0) > failedIds.size;
   try {
     for (;;) {
-      while (inFlight.length < IN_FLIGHT && canSend()) {
+      while (inFlight.length < MAX_CALLS_IN_FLIGHT && canSend()) {
         const size = sizer.size;
         const reply = call(size, failedIds.size);
         reply.catch(() => undefined); // awaited in order below; never an unhandled rejection

@@ -3,7 +3,7 @@
  * script call, and hands each task to a visitor until the visitor has enough, the read budget
  * is spent, the signal aborts, or every structure is read. Redis is never blocked for long:
  * each call reads at most 1,000 tasks (and about 512 KiB of msgs), sized by the one call sizer
- * (task-source/call-sizer.ts) from the Redis time the script reports for the previous call, to
+ * (call-sizer.ts) from the Redis time the script reports for the previous call, to
  * stay near 1 ms, and workers are served between calls. The next batch is requested while
  * the visitor works on the current one.
  */
@@ -17,7 +17,7 @@ import type { ScanRow } from './predicate';
 import { stateIndex, type TaskState } from '../states';
 import type { Structure } from '../task-source/structures';
 import { structuresFrom } from './sources';
-import { createCallSizer } from '../task-source/call-sizer';
+import { createCallSizer } from '../call-sizer';
 
 /** Tasks per script call at most (about 2.5 ms of Redis time with 200-byte msgs). */
 export const MAX_SCAN_BATCH = 1000;

@@ -11,7 +11,7 @@ import { asArray } from '../reply';
 import { runScript } from '../scripts';
 import type { Structure } from './structures';
 import { isWrongType } from '../inspector/wrong-type';
-import { createCallSizer, usSince } from './call-sizer';
+import { createCallSizer, usSince } from '../call-sizer';
 
 /** A slice of one structure: the IDs read and their msgs (null when the hash or its msg is missing). */
 export interface Slice {

@@ -14,8 +14,8 @@ import { shared } from '../cache/snapshot';
 
 /**
  * Every queue's stats, one snapshot shared by every caller (API, overview, /metrics): SMEMBERS
- * and the stats script in calls of about 1.5 ms of Redis time (two round trips up to about a
- * hundred queues; at 25,000, 26 SSCAN calls and 12 waves of pipelined script calls).
+ * and the stats script in calls of about 1 ms of Redis time, three per round trip (two round
+ * trips up to 40-65 queues; lib/asynq/inspector/queue-stats-chunks.ts).
  */
 export async function listQueues(): Promise<{ queues: QueueStatsDto[] }> {
   return shared('queues', async () => ({ queues: (await getInspector().queues()).map(toQueueStatsDto) }));

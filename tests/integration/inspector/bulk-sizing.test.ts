@@ -13,7 +13,7 @@ import { bulkAll, keys as k, MAX_BATCH } from '@/lib/asynq';
 import { encodeTaskMessage } from '@/lib/asynq/codec';
 import { enqueueTask } from '@/lib/asynq/client/enqueue';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
-import { createCallSizer } from '@/lib/asynq/task-source/call-sizer';
+import { createCallSizer } from '@/lib/asynq/call-sizer';
 import { testRedisUrl, useTestRedis } from '../../support/test-redis';
 
 const DB = 95;

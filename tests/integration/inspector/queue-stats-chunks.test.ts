@@ -2,7 +2,7 @@
  * Thousands of queues are read in script calls of bounded size, sized by the time Redis
  * reports for each: every queue is answered, a malformed queue among them is unreadable alone,
  * and no call reads more queues than the sizing allows (the first FIRST_CHUNK, each later one
- * at most twice the calls of the wave before, never above MAX_CHUNK). Redis sees SMEMBERS and
+ * at most twice the size of the wave before, never above MAX_CHUNK, waves of 1, 2, then MAX_CALLS_IN_FLIGHT calls). Redis sees SMEMBERS and
  * the stats calls only: nothing per queue. Past SSCAN_ABOVE queues a client lists the names
  * with SSCAN from its second listing on.
  */
@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keys as k } from '@/lib/asynq';
 import { getQueueStats, listQueueStats } from '@/lib/asynq/inspector/queues';
+import { MAX_CALLS_IN_FLIGHT } from '@/lib/asynq/call-sizer';
 import { FIRST_CHUNK, MAX_CHUNK, type ChunkCall } from '@/lib/asynq/inspector/queue-stats-chunks';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending, seedZset } from '@/lib/asynq/testutil/seed';
@@ -68,10 +69,9 @@ describe(`listing ${QUEUES} queues`, () => {
     expect(calls.reduce((n, c) => n + c.queues, 0)).toBe(QUEUES);
     expect(calls.length).toBeGreaterThanOrEqual(Math.ceil(QUEUES / MAX_CHUNK));
     expect(calls[0]!.queues).toBe(FIRST_CHUNK);
-    let wave = 1;
     let prevMax = FIRST_CHUNK;
-    for (let at = 1; at < calls.length; wave *= 2) {
-      const these = calls.slice(at, at + Math.min(wave * 2, 32));
+    for (let at = 1, wave = 2; at < calls.length; wave = Math.min(wave * 2, MAX_CALLS_IN_FLIGHT)) {
+      const these = calls.slice(at, at + wave);
       for (const c of these) expect(c.queues).toBeLessThanOrEqual(Math.min(prevMax * 2, MAX_CHUNK));
       prevMax = Math.max(...these.map((c) => c.queues));
       at += these.length;

@@ -2,7 +2,8 @@
  * How the queue stats read sizes its script calls from the time Redis reports for each.
  */
 import { describe, expect, it } from 'vitest';
-import { FIRST_CHUNK, MAX_CHUNK, MAX_WAVE, MIN_CHUNK, TARGET_CALL_US, nextChunkSize, readInChunks } from '@/lib/asynq/inspector/queue-stats-chunks';
+import { MAX_CALLS_IN_FLIGHT, TARGET_CALL_US } from '@/lib/asynq/call-sizer';
+import { FIRST_CHUNK, MAX_CHUNK, MIN_CHUNK, nextChunkSize, readInChunks } from '@/lib/asynq/inspector/queue-stats-chunks';
 
 const calls = (...c: [queues: number, elapsedUs: number][]) => c.map(([queues, elapsedUs]) => ({ queues, elapsedUs }));
 
@@ -18,11 +19,11 @@ describe('nextChunkSize', () => {
   });
 
   it('takes the median call: one descheduled call does not shrink the rest', () => {
-    expect(nextChunkSize(75, calls([75, 1500], [75, 1500], [75, 9000]))).toBe(75);
+    expect(nextChunkSize(75, calls([75, 1000], [75, 1000], [75, 9000]))).toBe(75);
   });
 
   it("leaves out a wave's short last chunk", () => {
-    expect(nextChunkSize(100, calls([100, 1500], [3, 200]))).toBe(100);
+    expect(nextChunkSize(100, calls([100, 1000], [3, 200]))).toBe(100);
   });
 
   it('never passes MAX_CHUNK', () => {
@@ -33,7 +34,7 @@ describe('nextChunkSize', () => {
 describe('readInChunks', () => {
   const names = Array.from({ length: 10_000 }, (_, i) => `q${i}`);
 
-  it('keeps the order, doubles the waves up to MAX_WAVE and sizes each from the last', async () => {
+  it('keeps the order, grows the waves up to MAX_CALLS_IN_FLIGHT and sizes each from the last', async () => {
     const waves: number[][] = [];
     // A Redis that spends 20 µs a queue.
     const rows = await readInChunks({}, names, (chunks) => {
@@ -42,8 +43,8 @@ describe('readInChunks', () => {
     });
     expect(rows).toEqual(names);
     expect(waves[0]).toEqual([FIRST_CHUNK]);
-    expect(waves.map((w) => w.length).slice(0, 7)).toEqual([1, 2, 4, 8, 16, 32, 32].map((n) => Math.min(n, MAX_WAVE)));
-    for (const w of waves.slice(1)) for (const n of w.slice(0, -1)) expect(n).toBe(75);
+    expect(waves.map((w) => w.length).slice(0, 5)).toEqual([1, 2, 4, 8, 16].map((n) => Math.min(n, MAX_CALLS_IN_FLIGHT)));
+    for (const w of waves.slice(1)) for (const n of w.slice(0, -1)) expect(n).toBe(TARGET_CALL_US / 20);
   });
 
   it('starts the next listing of the same owner at the size learned', async () => {
@@ -51,12 +52,13 @@ describe('readInChunks', () => {
     const first: number[] = [];
     const read = (log: number[]) => (chunks: string[][]) => {
       log.push(...chunks.map((c) => c.length));
-      return Promise.resolve(chunks.map((c) => ({ rows: c, elapsedUs: c.length * 30 })));
+      return Promise.resolve(chunks.map((c) => ({ rows: c, elapsedUs: c.length * 20 })));
     };
     await readInChunks(owner, names.slice(0, 500), read(first));
     const second: number[] = [];
     await readInChunks(owner, names.slice(0, 500), read(second));
     expect(first[0]).toBe(FIRST_CHUNK);
-    expect(second[0]).toBe(TARGET_CALL_US / 30);
+    expect(second[0]).toBe(TARGET_CALL_US / 20);
+    expect(second[0]).not.toBe(FIRST_CHUNK);
   });
 });

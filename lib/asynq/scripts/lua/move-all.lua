@@ -32,7 +32,7 @@
   of one DEL of the batch (delete);
   the structures are written once per batch (LTRIM or ZREMRANGEBYRANK when every task of the
   slice moves, else LREM / ZREM; one LPUSH or ZADD of the batch), plus at most max(batch, 500)
-  trimmed members. About 2 µs per task on a 200-byte msg; the caller keeps a call near 1.5 ms.
+  trimmed members. About 2 µs per task on a 200-byte msg; the caller keeps a call near 1 ms (lib/asynq/call-sizer.ts).
 ]]
 -- @include msg-unique-key
 -- @include archive-trim

@@ -26,7 +26,7 @@
   Every read goes through redis.pcall, so a WRONGTYPE fails only its queue; healthy data pays
   nothing more (one TYPE is called only for the key that failed).
   About 10-20 µs per queue without groups: the caller passes as many queues as keep one call
-  near 1.5 ms (never over 5 ms), see lib/asynq/inspector/queue-stats-chunks.ts.
+  near 1 ms (never over 5 ms), see lib/asynq/inspector/queue-stats-chunks.ts.
   Keys of several queues sit in different cluster slots: in cluster mode call it per slot.
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
