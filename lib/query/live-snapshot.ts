@@ -29,6 +29,8 @@ const etags = new Map<string, string>();
 /** The overview's table view while it is on screen: polled instead of the shell alone. */
 let table: QueueTableView | null = null;
 let changedAt = Date.now();
+/** The server's clock minus this browser's (from `x-now`): ticks are aligned to the server's. */
+let skewMs = 0;
 
 function set(next: State): void {
   state = next;
@@ -58,6 +60,8 @@ async function read(): Promise<void> {
   try {
     const res = await fetch(url, { cache: 'no-store', headers: etag ? { 'if-none-match': etag, accept: 'application/json' } : { accept: 'application/json' } });
     const at = Number(res.headers.get('x-snapshot-at')) || Date.now();
+    const serverNow = Number(res.headers.get('x-now'));
+    if (serverNow) skewMs = serverNow - Date.now();
     if (res.status === 304) return set({ ...state, checkedAt: at });
     if (!res.ok) return set({ ...state, failing: true });
     const data = (await res.json()) as LiveSnapshotDto;
@@ -94,12 +98,12 @@ export function useLivePolling(pollIntervalMs: number): void {
       clearTimeout(timer);
       const delay = pollDelay({ baseMs: pollIntervalMs, idleMs: Date.now() - changedAt, failing: state.failing, failingMs: DOWN_PROBE_MS });
       if (delay === false) return;
-      // On wall-clock multiples of the interval: every open tab asks in the same tick, and the
-      // server builds that tick's snapshot once for all of them.
+      // On multiples of the interval by the server's clock (browsers' clocks drift apart): every
+      // open tab asks in the same tick, and the server builds that tick's snapshot once for all.
       timer = setTimeout(() => {
         if (document.hidden) schedule();
         else void poll().finally(schedule);
-      }, delay - (Date.now() % delay));
+      }, delay - ((Date.now() + skewMs) % delay));
     };
     const now = () => void poll().finally(schedule);
     const onVisible = () => {

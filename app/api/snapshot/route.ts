@@ -11,8 +11,9 @@ export const dynamic = 'force-dynamic';
  */
 export const GET = route({ query: liveSnapshotQuerySchema, redisGate: false }, async ({ query, req }) => {
   const snap = await liveSnapshot({ table: query.table === '1', page: query.page, q: query.q ?? '' });
-  // `at` travels in a header too, so a 304 still tells the client how old its copy's latency is.
-  const headers = { etag: snap.etag, 'cache-control': 'no-cache', 'x-snapshot-at': String(snap.dto.at) };
+  // `at` travels in a header too, so a 304 still tells the client how old its copy's latency is;
+  // `x-now` lets every tab poll on the server's clock, in step, so they share each tick.
+  const headers = { etag: snap.etag, 'cache-control': 'no-cache', 'x-snapshot-at': String(snap.dto.at), 'x-now': String(Date.now()) };
   if (req.headers.get('if-none-match') === snap.etag) return new Response(null, { status: 304, headers });
   return new Response(snap.body, { headers: { ...headers, 'content-type': 'application/json' } });
 });
