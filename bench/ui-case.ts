@@ -24,6 +24,7 @@ import { DEFAULT_SETTINGS } from '../lib/query/settings-values';
 import { seedSampleData } from '../scripts/demo/sample-data';
 import type { BenchCase, BenchContext, CaseResult } from './bench-case';
 import { buildIfStale, launchChromium, startDefaultApp, unpinForChildren } from './ui-app';
+import { measureAsynqmon, type AsynqmonLoads } from './ui-asynqmon';
 import { measureLoads, type LoadResult } from './ui-load';
 import { listeningPid, measurePolling, type PollResult } from './ui-poll';
 import { measureScale, seedQueues, type ScaleResult } from './ui-queues';
@@ -76,6 +77,11 @@ async function measureCpu(ctx: BenchContext, browser: Parameters<typeof measureP
     out.push(p);
   }
   return out;
+}
+
+function asynqmonLine(load: LoadResult, a: AsynqmonLoads | null): string {
+  if (!a) return '- asynqmon: not measured (set ASYNQMON_BIN to an asynqmon v0.7.2 binary).\n\n';
+  return `- First paint with data against asynqmon v0.7.2 (its Go server and embedded UI, same Redis and data, same probe: its queue table on screen with every queue): ours p50 **${ms(load.p50Ms)} ms**, asynqmon p50 **${ms(a.p50Ms)} ms** (first contentful paint ${ms(a.fcpP50Ms)} ms) = **${(load.p50Ms / a.p50Ms).toFixed(2)}×** (target ≤ 0.5×).\n\n`;
 }
 
 function cpuSection(runs: PollResult[], scale: ScaleResult[], failures: string[]): string {
@@ -181,6 +187,8 @@ async function runUi(ctx: BenchContext, cpus: string): Promise<CaseResult> {
     console.log(`  app ${app.url}; ${WARMUP_LOADS} warm-up loads, then the JavaScript of a cold visit and ${TIMED_LOADS} timed loads`);
     const load = await measureLoads(browser, url, queues, WARMUP_LOADS, TIMED_LOADS);
     console.log(`  JavaScript ${kb(load.js.jsGzipBytes)} KB gzip in ${load.js.scripts.length} scripts; rendered p50 ${ms(load.p50Ms)} ms, p95 ${ms(load.p95Ms)} ms`);
+    const asynqmon = await measureAsynqmon(browser, ctx.url, queues, WARMUP_LOADS, TIMED_LOADS);
+    if (asynqmon) console.log(`  asynqmon v0.7.2 on the same data: queue table on screen p50 ${ms(asynqmon.p50Ms)} ms (ours ${(load.p50Ms / asynqmon.p50Ms).toFixed(2)}×)`);
     console.log(`  polling: 1 tab for ${WINDOW_MS / 1000} s`);
     const live = { liveQueue: 'default', liveEveryMs: LIVE_EVERY_MS, windowMs: WINDOW_MS, pollMs: POLL_MS };
     const one = await measurePolling(browser, url, ctx.admin, { ...live, tabs: 1, staggerMs: 0 });
@@ -192,6 +200,7 @@ async function runUi(ctx: BenchContext, cpus: string): Promise<CaseResult> {
     const failures: string[] = [];
     if (load.js.jsGzipBytes > JS_BUDGET_BYTES) failures.push(`the overview loads ${kb(load.js.jsGzipBytes)} KB of gzipped JavaScript, target ≤ 150 KB`);
     if (load.p95Ms > RENDER_TARGET_MS) failures.push(`time to rendered overview p95 ${ms(load.p95Ms)} ms (p50 ${ms(load.p50Ms)}), target ≤ ${RENDER_TARGET_MS} ms`);
+    if (asynqmon && load.p50Ms > 0.5 * asynqmon.p50Ms) failures.push(`first paint with data p50 ${ms(load.p50Ms)} ms, ${(load.p50Ms / asynqmon.p50Ms).toFixed(2)}× asynqmon's ${ms(asynqmon.p50Ms)} ms, target ≤ 0.5×`);
     if (ratio > RATIO_TARGET) failures.push(`${MANY_TABS} tabs cause ${ratio.toFixed(2)}× the Redis commands per minute of one, target ≤ ${RATIO_TARGET}×`);
     failures.push(...notPolling(one), ...notPolling(many));
     // `next build` (another session's, in a shared tree) empties .next under the running server:
@@ -218,7 +227,7 @@ async function runUi(ctx: BenchContext, cpus: string): Promise<CaseResult> {
     if (big && small && big.renderP50Ms > 3 * small.renderP50Ms) cpuFailures.push(`the overview's first load at ${big.queues} queues takes ${(big.renderP50Ms / small.renderP50Ms).toFixed(2)}× its time at 200, target ≤ 3×`);
     cpuFailures.push(...cpuRuns.flatMap(notPolling));
     failures.push(...cpuFailures);
-    return { markdown: section(build, cpus, load0, queues, load, one, many, ratio, failures) + '\n' + cpuSection(cpuRuns, scale, cpuFailures), failures };
+    return { markdown: section(build, cpus, load0, queues, load, one, many, ratio, failures) + '\n' + asynqmonLine(load, asynqmon) + cpuSection(cpuRuns, scale, cpuFailures), failures };
   } finally {
     await browser.close().catch(() => {});
     await app.stop();
