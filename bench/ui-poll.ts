@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import * as k from '../lib/asynq/keys';
 import { QUEUE_TABLE } from './ui-load';
 
@@ -75,6 +75,22 @@ interface SnapshotPoll {
   bytes: number;
 }
 
+const headerBytes = (hs: { name: string; value: string }[]) => hs.reduce((n, h) => n + h.name.length + h.value.length + 4, 0);
+
+/**
+ * A poll's bytes on the wire as HTTP/1.1 sends them: request line and headers, status line,
+ * headers and body (Chromium's own sizes() is not reported for every 304).
+ */
+async function wireBytes(r: Request): Promise<{ status: number; bytes: number }> {
+  const res = await r.response();
+  if (!res) throw new Error('no response');
+  const path = new URL(r.url());
+  const body = res.status() === 304 ? 0 : (await res.body()).length;
+  const bytes = `GET ${path.pathname}${path.search} HTTP/1.1\r\n`.length + headerBytes(await r.headersArray()) + 2 +
+    `HTTP/1.1 ${res.status()} ${res.statusText()}\r\n`.length + headerBytes(await res.headersArray()) + 2 + body;
+  return { status: res.status(), bytes };
+}
+
 interface Tab {
   context: BrowserContext;
   page: Page;
@@ -101,9 +117,10 @@ async function openTab(browser: Browser, url: string): Promise<Tab> {
   page.on('requestfinished', (r) => {
     if (new URL(r.url()).pathname !== '/api/snapshot') return;
     const at = Date.now();
-    void Promise.all([r.sizes(), r.response()]).then(([z, res]) => {
-      tab.snapshots.push({ at, status: res?.status() ?? 0, bytes: z.requestHeadersSize + z.requestBodySize + z.responseHeadersSize + z.responseBodySize });
-    });
+    void wireBytes(r).then(
+      ({ status, bytes }) => tab.snapshots.push({ at, status, bytes }),
+      (err: unknown) => tab.problems.push(`sizes of ${r.url()}: ${String(err)}`),
+    );
   });
   page.on('pageerror', (e) => tab.problems.push(`page error: ${e.message.split('\n')[0]}`));
   // Next's router cancels an RSC response's stream once it has read it: Chromium reports those
@@ -240,4 +257,74 @@ export async function measurePolling(browser: Browser, url: string, admin: Redis
     ticker.stop();
     await Promise.all(open.map((t) => t.context.close().catch(() => {})));
   }
+}
+
+/**
+ * `pollers` HTTP clients doing what a tab's poller does (lib/query/live-snapshot.ts): GET
+ * `path` with the ETag held (If-None-Match), every `pollMs` on the server's clock (`x-now`).
+ * A hundred real browser tabs do not fit on the bench machine; to the server these requests are
+ * the tabs' requests, so its CPU time and Redis commands are theirs.
+ */
+export async function measureHttpPollers(
+  appUrl: string,
+  path: string,
+  admin: Redis,
+  opts: { pollers: number; windowMs: number; pollMs: number; serverPid: number; liveQueue: string; liveEveryMs: number },
+): Promise<PollResult> {
+  const ticker = liveTicker(admin, opts.liveQueue, opts.liveEveryMs);
+  const polls: SnapshotPoll[][] = Array.from({ length: opts.pollers }, () => []);
+  const etags: (string | null)[] = Array.from({ length: opts.pollers }, () => null);
+  let skew = 0;
+  let stop = false;
+  const pollOnce = async (i: number) => {
+    const res = await fetch(`${appUrl}${path}`, { headers: etags[i] ? { 'if-none-match': etags[i] } : {} });
+    const body = Buffer.from(await res.arrayBuffer());
+    skew = Number(res.headers.get('x-now')) - Date.now() || skew;
+    if (res.status === 200) etags[i] = res.headers.get('etag');
+    let head = 0;
+    res.headers.forEach((v, k) => (head += k.length + v.length + 4));
+    polls[i]!.push({ at: Date.now(), status: res.status, bytes: head + body.length });
+  };
+  const loop = async (i: number) => {
+    await pollOnce(i);
+    while (!stop) {
+      await new Promise((r) => setTimeout(r, opts.pollMs - ((Date.now() + skew) % opts.pollMs)));
+      if (!stop) await pollOnce(i);
+    }
+  };
+  const loops = Array.from({ length: opts.pollers }, (_, i) => loop(i));
+  await new Promise((r) => setTimeout(r, 2 * opts.pollMs));
+  const before = await commandCalls(admin);
+  ticker.state.counting = true;
+  const cpu0 = cpuMs(opts.serverPid);
+  const from = Date.now();
+  await new Promise((r) => setTimeout(r, opts.windowMs));
+  ticker.state.counting = false;
+  const cpu1 = cpuMs(opts.serverPid);
+  const after = await commandCalls(admin);
+  const to = Date.now();
+  stop = true;
+  ticker.stop();
+  await Promise.all(loops);
+  const d = delta(before, after, { incr: ticker.state.counted });
+  const commands = [...d.values()].reduce((a, b) => a + b, 0);
+  const inside = polls.map((ps) => ps.filter((p) => p.at >= from && p.at < to));
+  const all = inside.flat();
+  return {
+    tabs: opts.pollers,
+    windowMs: to - from,
+    commands,
+    perMinute: (commands * 60_000) / (to - from),
+    byCommand: [...d.entries()].sort((a, b) => b[1] - a[1]),
+    refreshesPerTab: inside.map((ps) => ps.length),
+    requestsPerTab: inside.map((ps) => ps.length),
+    visibility: ['http poller'],
+    phasesMs: [],
+    problems: all.filter((p) => p.status !== 200 && p.status !== 304).map((p) => `status ${p.status}`),
+    openSpanMs: 0,
+    liveTicks: ticker.state.counted,
+    serverCpuMs: cpu1 - cpu0,
+    changed: meanBytes(all.filter((p) => p.status === 200)),
+    unchanged: meanBytes(all.filter((p) => p.status === 304)),
+  };
 }
