@@ -114,7 +114,8 @@ async function openTab(browser: Browser, url: string): Promise<Tab> {
     tab.requests.push(now);
     if (r.method() === 'GET' && (r.headers()['rsc'] === '1' || new URL(r.url()).pathname === '/api/snapshot')) tab.refreshes.push(now);
   });
-  page.on('requestfinished', (r) => {
+  page.on('response', (res) => {
+    const r = res.request();
     if (new URL(r.url()).pathname !== '/api/snapshot') return;
     const at = Date.now();
     void wireBytes(r).then(

@@ -30,6 +30,8 @@ export interface ScaleResult {
   /** Navigation start → the table's first page on screen, p50 of `runs` fresh contexts. */
   renderP50Ms: number;
   fcpP50Ms: number;
+  /** Navigation start → the HTML's first byte in those loads (the server's render, Redis read included). */
+  ttfbP50Ms: number;
 }
 
 async function timedText(url: string): Promise<{ text: string; ms: number }> {
@@ -61,5 +63,6 @@ export async function measureScale(browser: Browser, appUrl: string, n: number, 
     snapshotGzipBytes: gzipSync(snapshot, { level: 6 }).length,
     renderP50Ms: p50(loads.map((l) => l.renderedMs)),
     fcpP50Ms: p50(loads.map((l) => l.fcpMs)),
+    ttfbP50Ms: p50(loads.map((l) => l.ttfbMs)),
   };
 }
