@@ -24,7 +24,7 @@ function renderProbe(table: string, queues: string[]): string {
     const ready = () => {
       const t = document.querySelector(table);
       if (!t || !t.checkVisibility()) return false;
-      const names = [...t.querySelectorAll('tbody tr a')].map((a) => (a.textContent || '').trim());
+      const names = [...t.querySelectorAll('tbody tr a, tbody tr td:first-child, tbody tr th:first-child')].map((a) => (a.textContent || '').trim());
       return queues.every((q) => names.includes(q));
     };
     const tick = () => {
@@ -43,10 +43,10 @@ export interface LoadTiming {
 }
 
 /** One load of `url` in a fresh context: navigation start → the queue table shown with data. */
-export async function timeOneLoad(browser: Browser, url: string, queues: string[]): Promise<LoadTiming> {
+export async function timeOneLoad(browser: Browser, url: string, queues: string[], table = QUEUE_TABLE): Promise<LoadTiming> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
-    await context.addInitScript({ content: renderProbe(QUEUE_TABLE, queues) });
+    await context.addInitScript({ content: renderProbe(table, queues) });
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForFunction(

@@ -1,10 +1,13 @@
 /**
- * Redis load of open overview tabs: every command Redis executed (INFO commandstats, calls summed
- * over all commands, commands run inside scripts included) while N tabs sat on the overview and
- * polled, each tab in its own browser context so that each is a visible, focused page.
+ * What open overview tabs cost: every command Redis executed (INFO commandstats, calls summed
+ * over all commands, commands run inside scripts included), the app server's CPU time
+ * (/proc/<pid>/stat) and the bytes of each poll, while N tabs sat on the overview and polled,
+ * each tab in its own browser context so that each is a visible, focused page.
  */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import * as k from '../lib/asynq/keys';
 import { QUEUE_TABLE } from './ui-load';
 
@@ -48,12 +51,56 @@ function liveTicker(admin: Redis, queue: string, everyMs: number) {
   return { state, stop: () => clearInterval(timer) };
 }
 
+/** The process listening on `url`'s port (the app server, not the launcher that spawned it). */
+export function listeningPid(url: string): number {
+  const port = new URL(url).port;
+  const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = /pid=(\d+)/.exec(out)?.[1];
+  if (!pid) throw new Error(`no process found listening on port ${port}: ${out}`);
+  return Number(pid);
+}
+
+/** CPU time (user + system, every thread) the process has used, in ms: /proc/<pid>/stat, 10 ms ticks. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 (utime, stime) of proc(5), counted from the state (field 3) here.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** One poll of the live snapshot: when, its status, and the bytes on the wire both ways (headers included). */
+interface SnapshotPoll {
+  at: number;
+  status: number;
+  bytes: number;
+}
+
+const headerBytes = (hs: { name: string; value: string }[]) => hs.reduce((n, h) => n + h.name.length + h.value.length + 4, 0);
+
+/**
+ * A poll's bytes on the wire as HTTP/1.1 sends them: request line and headers, status line,
+ * headers and body (Chromium's own sizes() is not reported for every 304).
+ */
+async function wireBytes(r: Request): Promise<{ status: number; bytes: number }> {
+  const res = await r.response();
+  if (!res) throw new Error('no response');
+  const path = new URL(r.url());
+  const body = res.status() === 304 ? 0 : (await res.body()).length;
+  const bytes = `GET ${path.pathname}${path.search} HTTP/1.1\r\n`.length + headerBytes(await r.headersArray()) + 2 +
+    `HTTP/1.1 ${res.status()} ${res.statusText()}\r\n`.length + headerBytes(await res.headersArray()) + 2 + body;
+  return { status: res.status(), bytes };
+}
+
 interface Tab {
   context: BrowserContext;
   page: Page;
-  /** Request start times (ms since the epoch) of the page's RSC refreshes (`RSC: 1` GETs), and of every request. */
+  /**
+   * Request start times (ms since the epoch) of the page's polls (GETs of /api/snapshot; an RSC
+   * refresh, `RSC: 1`, for a build that still re-renders the overview), and of every request.
+   */
   refreshes: number[];
   requests: number[];
+  snapshots: SnapshotPoll[];
   /** Page errors and failed requests (a tab whose scripts failed never hydrates, so never polls). */
   problems: string[];
 }
@@ -61,11 +108,20 @@ interface Tab {
 async function openTab(browser: Browser, url: string): Promise<Tab> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  const tab: Tab = { context, page, refreshes: [], requests: [], problems: [] };
+  const tab: Tab = { context, page, refreshes: [], requests: [], snapshots: [], problems: [] };
   page.on('request', (r) => {
     const now = Date.now();
     tab.requests.push(now);
-    if (r.method() === 'GET' && r.headers()['rsc'] === '1') tab.refreshes.push(now);
+    if (r.method() === 'GET' && (r.headers()['rsc'] === '1' || new URL(r.url()).pathname === '/api/snapshot')) tab.refreshes.push(now);
+  });
+  page.on('response', (res) => {
+    const r = res.request();
+    if (new URL(r.url()).pathname !== '/api/snapshot') return;
+    const at = Date.now();
+    void wireBytes(r).then(
+      ({ status, bytes }) => tab.snapshots.push({ at, status, bytes }),
+      (err: unknown) => tab.problems.push(`sizes of ${r.url()}: ${String(err)}`),
+    );
   });
   page.on('pageerror', (e) => tab.problems.push(`page error: ${e.message.split('\n')[0]}`));
   // Next's router cancels an RSC response's stream once it has read it: Chromium reports those
@@ -92,7 +148,7 @@ export interface PollResult {
   commands: number;
   perMinute: number;
   byCommand: [string, number][];
-  /** Per tab, in the window: RSC refreshes and all requests. */
+  /** Per tab, in the window: polls and all requests. */
   refreshesPerTab: number[];
   requestsPerTab: number[];
   /** document.visibilityState / hasFocus() of each tab at the window's start. */
@@ -103,6 +159,11 @@ export interface PollResult {
   problems: string[];
   /** From opening the first tab to the window's start. */
   openSpanMs: number;
+  /** The app server's CPU time in the window (ms), when its pid was given. */
+  serverCpuMs: number | null;
+  /** Polls of /api/snapshot in the window: changed (200) and unchanged (304), with their mean bytes on the wire. */
+  changed: { count: number; meanBytes: number };
+  unchanged: { count: number; meanBytes: number };
   /** The bench's INCRs in the window (taken off `commands`). */
   liveTicks: number;
 }
@@ -119,13 +180,17 @@ export interface PollOptions {
   liveEveryMs: number;
   /** The poll interval, to report each tab's phase in it. */
   pollMs: number;
+  /** The app server's pid: its CPU time over the window is reported. */
+  serverPid?: number;
 }
+
+const meanBytes = (polls: SnapshotPoll[]) => ({ count: polls.length, meanBytes: polls.length ? polls.reduce((n, p) => n + p.bytes, 0) / polls.length : 0 });
 
 /**
  * Opens `tabs` overview tabs, tab i at i × `staggerMs` after the first, and waits until all show
  * the queue table. Where in the poll interval a tab refreshes is set by when it hydrated, which
  * on a busy machine bunches up by chance; so each tab then gets the `visibilitychange` a browser
- * sends when the user switches back to it, again at i × `staggerMs`: AutoRefresh refreshes at
+ * sends when the user switches back to it, again at i × `staggerMs`: the poller reads at
  * once and restarts its timer, so the tabs' phases are spread evenly over the interval, like
  * tabs opened at independent moments, the same in every run. Then Redis commands are counted
  * over `windowMs`.
@@ -157,11 +222,16 @@ export async function measurePolling(browser: Browser, url: string, admin: Redis
     const beforeP = commandCalls(admin);
     ticker.state.counting = true;
     const before = await beforeP;
+    const cpu0 = opts.serverPid ? cpuMs(opts.serverPid) : 0;
     const from = Date.now();
     await new Promise((r) => setTimeout(r, windowMs));
     ticker.state.counting = false;
+    const cpu1 = opts.serverPid ? cpuMs(opts.serverPid) : 0;
     const after = await commandCalls(admin);
     const to = Date.now();
+    // The last polls' sizes arrive a moment after their responses.
+    await new Promise((r) => setTimeout(r, 300));
+    const polls = open.flatMap((t) => t.snapshots.filter((p) => p.at >= from && p.at < to));
     const d = delta(before, after, { incr: ticker.state.counted });
     const commands = [...d.values()].reduce((a, b) => a + b, 0);
     return {
@@ -179,10 +249,83 @@ export async function measurePolling(browser: Browser, url: string, admin: Redis
       visibility,
       openSpanMs: from - t0,
       liveTicks: ticker.state.counted,
+      serverCpuMs: opts.serverPid ? cpu1 - cpu0 : null,
+      changed: meanBytes(polls.filter((p) => p.status === 200)),
+      unchanged: meanBytes(polls.filter((p) => p.status === 304)),
       problems: open.flatMap((t, i) => t.problems.map((p) => `tab ${i + 1}: ${p}`)),
     };
   } finally {
     ticker.stop();
     await Promise.all(open.map((t) => t.context.close().catch(() => {})));
   }
+}
+
+/**
+ * `pollers` HTTP clients doing what a tab's poller does (lib/query/live-snapshot.ts): GET
+ * `path` with the ETag held (If-None-Match), every `pollMs` on the server's clock (`x-now`).
+ * A hundred real browser tabs do not fit on the bench machine; to the server these requests are
+ * the tabs' requests, so its CPU time and Redis commands are theirs.
+ */
+export async function measureHttpPollers(
+  appUrl: string,
+  path: string,
+  admin: Redis,
+  opts: { pollers: number; windowMs: number; pollMs: number; serverPid: number; liveQueue: string; liveEveryMs: number },
+): Promise<PollResult> {
+  const ticker = liveTicker(admin, opts.liveQueue, opts.liveEveryMs);
+  const polls: SnapshotPoll[][] = Array.from({ length: opts.pollers }, () => []);
+  const etags: (string | null)[] = Array.from({ length: opts.pollers }, () => null);
+  let skew = 0;
+  let stop = false;
+  const pollOnce = async (i: number) => {
+    const res = await fetch(`${appUrl}${path}`, { headers: etags[i] ? { 'if-none-match': etags[i] } : {} });
+    const body = Buffer.from(await res.arrayBuffer());
+    skew = Number(res.headers.get('x-now')) - Date.now() || skew;
+    if (res.status === 200) etags[i] = res.headers.get('etag');
+    let head = 0;
+    res.headers.forEach((v, k) => (head += k.length + v.length + 4));
+    polls[i]!.push({ at: Date.now(), status: res.status, bytes: head + body.length });
+  };
+  const loop = async (i: number) => {
+    await pollOnce(i);
+    while (!stop) {
+      await new Promise((r) => setTimeout(r, opts.pollMs - ((Date.now() + skew) % opts.pollMs)));
+      if (!stop) await pollOnce(i);
+    }
+  };
+  const loops = Array.from({ length: opts.pollers }, (_, i) => loop(i));
+  await new Promise((r) => setTimeout(r, 2 * opts.pollMs));
+  const before = await commandCalls(admin);
+  ticker.state.counting = true;
+  const cpu0 = cpuMs(opts.serverPid);
+  const from = Date.now();
+  await new Promise((r) => setTimeout(r, opts.windowMs));
+  ticker.state.counting = false;
+  const cpu1 = cpuMs(opts.serverPid);
+  const after = await commandCalls(admin);
+  const to = Date.now();
+  stop = true;
+  ticker.stop();
+  await Promise.all(loops);
+  const d = delta(before, after, { incr: ticker.state.counted });
+  const commands = [...d.values()].reduce((a, b) => a + b, 0);
+  const inside = polls.map((ps) => ps.filter((p) => p.at >= from && p.at < to));
+  const all = inside.flat();
+  return {
+    tabs: opts.pollers,
+    windowMs: to - from,
+    commands,
+    perMinute: (commands * 60_000) / (to - from),
+    byCommand: [...d.entries()].sort((a, b) => b[1] - a[1]),
+    refreshesPerTab: inside.map((ps) => ps.length),
+    requestsPerTab: inside.map((ps) => ps.length),
+    visibility: ['http poller'],
+    phasesMs: [],
+    problems: all.filter((p) => p.status !== 200 && p.status !== 304).map((p) => `status ${p.status}`),
+    openSpanMs: 0,
+    liveTicks: ticker.state.counted,
+    serverCpuMs: cpu1 - cpu0,
+    changed: meanBytes(all.filter((p) => p.status === 200)),
+    unchanged: meanBytes(all.filter((p) => p.status === 304)),
+  };
 }

@@ -69,6 +69,7 @@ function underBasePath<T extends Record<string, (...args: never[]) => string>>(b
 export const apiPaths = underBasePath({
   health: () => '/api/health',
   queues: () => '/api/queues',
+  snapshot: (query?: Query) => withQuery('/api/snapshot', query),
   queue: (qname: string, query?: Query) => withQuery(`/api/queues/${seg(qname)}`, query),
   history: (qname: string, days: number) => withQuery(`/api/queues/${seg(qname)}/history`, { days }),
   groups: (qname: string) => `/api/queues/${seg(qname)}/groups`,

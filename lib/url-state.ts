@@ -57,11 +57,28 @@ export interface OverviewViewState {
   days: number;
   /** '' for every queue together, else one queue's name. */
   chart: string;
+  /** The queue table's page (of the queues matching `q`). */
+  page: number;
+  /** Queue-name filter of the table ('' = every queue). */
+  q: string;
 }
 
 export function parseOverviewView(sp: SearchParamsLike): OverviewViewState {
-  return { days: oneOf(get(sp, 'days'), HISTORY_DAYS, 14), chart: get(sp, 'chart') ?? '' };
+  return {
+    days: oneOf(get(sp, 'days'), HISTORY_DAYS, 14),
+    chart: get(sp, 'chart') ?? '',
+    page: positiveInt(get(sp, 'page'), 1),
+    q: (get(sp, 'q') ?? '').slice(0, 200),
+  };
 }
+
+/** The overview's address for `view` (defaults left out). */
+export const overviewQuery = (v: Partial<OverviewViewState>) => ({
+  days: v.days === 14 ? undefined : v.days,
+  chart: v.chart,
+  page: v.page === 1 ? undefined : v.page,
+  q: v.q,
+});
 
 export interface SchedulersViewState {
   entry: string | undefined;

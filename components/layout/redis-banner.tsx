@@ -1,4 +1,8 @@
+'use client';
+
 import { Icon } from '@/components/ui/icons';
+import { useLiveShell } from '@/lib/query/live-snapshot';
+import type { LiveSeed } from '@/lib/query/live-view';
 import { DOWN_PROBE_MS } from '@/lib/query/poll-policy';
 import { SafeText } from '@/components/ui/safe-text';
 
@@ -7,10 +11,13 @@ import { SafeText } from '@/components/ui/safe-text';
  * failure, in its own words). The API's message is the headline: it names the address and
  * says which failure it is ("is unreachable: …" for a closed port or a lost connection, "is
  * stalled: not answering within N ms" for a Redis that accepts connections but does not
- * answer). Server-rendered: it goes away by itself when AutoRefresh's probe renders the shell
- * again with Redis back.
+ * answer). It comes and goes with the live snapshot (the poller probes every DOWN_PROBE_MS
+ * while Redis fails), with no reload.
  */
-export function RedisBanner({ code, message }: { code: string; message: string }) {
+export function RedisBanner({ seed }: { seed: LiveSeed }) {
+  const { error } = useLiveShell(seed).snapshot;
+  if (!error) return null;
+  const { code, message } = error;
   const stalled = code === 'redis_unavailable' && / is stalled:/.test(message);
   return (
     <div

@@ -1,10 +1,16 @@
+'use client';
+
 import { Badge } from '@/components/ui/badge';
-import type { HealthDto } from '@/lib/contract/servers';
+import { useLiveShell } from '@/lib/query/live-snapshot';
+import type { LiveSeed } from '@/lib/query/live-view';
 import { cn } from '@/lib/utils';
 import { PollStatus } from './poll-status';
 
 /** Redis version and reachability, the poll interval and read-only mode, at a glance. */
-export function SidebarStatus({ health, failure }: { health: HealthDto | null; failure: string | null }) {
+export function SidebarStatus({ seed }: { seed: LiveSeed }) {
+  const { snapshot } = useLiveShell(seed);
+  const { health } = snapshot;
+  const failure = snapshot.error?.message ?? null;
   const failing = failure !== null;
   return (
     <div className="mt-auto hidden flex-col gap-1.5 border-t border-line px-4 py-3 text-[11px] text-muted md:flex">

@@ -4,15 +4,16 @@ import { useRouter } from 'next/navigation';
 import { Select } from '@/components/ui/select';
 import { withQuery } from '@/lib/paths';
 import { escapeText } from '@/lib/display-text';
+import { overviewQuery, type OverviewViewState } from '@/lib/url-state';
 
 /** Picks the queue the chart shows ('' = all); the choice goes into the URL. */
-export function ChartQueueSelect({ queues, chart, days, allLabel }: { queues: string[]; chart: string; days: number; allLabel: string }) {
+export function ChartQueueSelect({ queues, view, allLabel }: { queues: string[]; view: OverviewViewState; allLabel: string }) {
   const router = useRouter();
   return (
     <Select
       aria-label="Queue shown in the chart"
-      value={chart}
-      onChange={(e) => router.replace(withQuery('/', { days, chart: e.target.value }), { scroll: false })}
+      value={view.chart}
+      onChange={(e) => router.replace(withQuery('/', overviewQuery({ ...view, chart: e.target.value })), { scroll: false })}
     >
       <option value="">{allLabel}</option>
       {queues.map((q) => (

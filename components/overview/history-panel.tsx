@@ -4,13 +4,16 @@ import { Link } from '@/components/ui/link';
 import { Panel } from '@/components/ui/panel';
 import { withQuery } from '@/lib/paths';
 import type { ApiError } from '@/lib/query/fetcher';
-import { HISTORY_DAYS, type OverviewViewState } from '@/lib/url-state';
+import { HISTORY_DAYS, overviewQuery, type OverviewViewState } from '@/lib/url-state';
 import { cn, errorRate, formatNumber, formatPercent } from '@/lib/utils';
 import { ChartQueueSelect } from './chart-queue-select';
 import { MAX_AGGREGATED } from './combine-history';
 
 interface Props {
+  /** The queues the chart may show: the busiest (what "all" sums) and the one shown. */
   queues: string[];
+  /** Every queue's count, for the "all" option's label. */
+  queueCount: number;
   view: OverviewViewState;
   days: DayPoint[] | null;
   error: ApiError | null;
@@ -26,7 +29,7 @@ function Legend({ color, label }: { color: string; label: string }) {
 }
 
 /** The daily chart with its range and queue controls (both in the URL). */
-export function HistoryPanel({ queues, view, days, error }: Props) {
+export function HistoryPanel({ queues, queueCount, view, days, error }: Props) {
   const total = (days ?? []).reduce((t, d) => ({ p: t.p + d.processed, f: t.f + d.failed }), { p: 0, f: 0 });
   const rate = errorRate(total.p, total.f);
   return (
@@ -36,16 +39,15 @@ export function HistoryPanel({ queues, view, days, error }: Props) {
         <>
           <ChartQueueSelect
             queues={queues}
-            chart={view.chart}
-            days={view.days}
-            allLabel={queues.length > MAX_AGGREGATED ? `Busiest ${MAX_AGGREGATED} queues` : 'All queues'}
+            view={view}
+            allLabel={queueCount > MAX_AGGREGATED ? `Busiest ${MAX_AGGREGATED} queues` : 'All queues'}
           />
           <nav aria-label="Days shown" className="flex rounded-md border border-line-strong p-0.5">
             {HISTORY_DAYS.map((d) => (
               <Link
                 key={d}
                 replace
-                href={withQuery('/', { days: d, chart: view.chart })}
+                href={withQuery('/', overviewQuery({ ...view, days: d }))}
                 aria-current={d === view.days ? 'page' : undefined}
                 className={cn('rounded px-2 py-0.5 text-xs', d === view.days ? 'bg-hover font-medium text-fg' : 'text-muted hover:text-fg')}
               >

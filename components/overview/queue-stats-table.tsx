@@ -1,6 +1,7 @@
 import { Link } from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import type { QueueTotalsDto } from '@/lib/contract/live-snapshot';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskStateDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
@@ -20,11 +21,19 @@ function Count({ qname, state, n }: { qname: string; state: TaskStateDto; n: num
   );
 }
 
-/** Every queue with its size per state, today's counters, error rate and latency; totals last. */
-export function QueueStatsTable({ queues }: { queues: QueueStatsDto[] }) {
-  const total = (f: (q: QueueStatsDto) => number) => queues.reduce((n, q) => n + f(q), 0);
-  const tp = total((q) => q.processed);
-  const tf = total((q) => q.failed);
+interface Props {
+  /** The page of queues shown. */
+  queues: QueueStatsDto[];
+  /** Every queue's totals (all of them, not only this page's). */
+  totals: QueueTotalsDto;
+  /** Seconds since the snapshot was read: latencies are aged by it. */
+  ageSeconds: number;
+}
+
+/** Queues with their size per state, today's counters, error rate and latency; every queue's totals last. */
+export function QueueStatsTable({ queues, totals, ageSeconds }: Props) {
+  const tp = totals.processed;
+  const tf = totals.failed;
   return (
     <Table aria-label="Queues">
       <THead>
@@ -76,8 +85,8 @@ export function QueueStatsTable({ queues }: { queues: QueueStatsDto[] }) {
               <TD className={cn('tabular text-right', rate !== null && rate >= 0.05 && 'font-medium text-danger')}>
                 {rate === null ? <span className="text-subtle">—</span> : formatPercent(rate)}
               </TD>
-              <TD className={cn('tabular text-right', q.latencySeconds >= 300 ? 'text-warning' : q.pending === 0 && 'text-subtle')}>
-                {q.pending > 0 ? formatDuration(q.latencySeconds) : '—'}
+              <TD className={cn('tabular text-right', q.pending > 0 && q.latencySeconds + ageSeconds >= 300 ? 'text-warning' : q.pending === 0 && 'text-subtle')}>
+                {q.pending > 0 ? formatDuration(q.latencySeconds + ageSeconds) : '—'}
               </TD>
               <TD className="tabular text-right text-muted">{formatBytes(q.memoryUsageBytes)}</TD>
             </TR>
@@ -86,17 +95,17 @@ export function QueueStatsTable({ queues }: { queues: QueueStatsDto[] }) {
       </TBody>
       <tfoot>
         <tr className="border-t border-line-strong bg-bg-subtle font-medium">
-          <TD>Total</TD>
+          <TD>{totals.queues > queues.length ? `Total, all ${formatNumber(totals.queues)} queues` : 'Total'}</TD>
           {STATES.map((s) => (
             <TD key={s} className="tabular text-right">
-              {formatNumber(total((q) => q[s]))}
+              {formatNumber(totals[s])}
             </TD>
           ))}
           <TD className="tabular text-right">{formatNumber(tp)}</TD>
           <TD className="tabular text-right">{formatNumber(tf)}</TD>
           <TD className="tabular text-right">{tp > 0 ? formatPercent(tf / tp) : '—'}</TD>
-          <TD className="tabular text-right">{formatDuration(Math.max(0, ...queues.map((q) => q.latencySeconds)))}</TD>
-          <TD className="tabular text-right text-muted">{queues.some((q) => q.memoryUsageBytes !== null) ? formatBytes(total((q) => q.memoryUsageBytes ?? 0)) : '—'}</TD>
+          <TD className="tabular text-right">{formatDuration(totals.oldest ? totals.oldest.latencySeconds + ageSeconds : 0)}</TD>
+          <TD className="tabular text-right text-muted">{totals.memoryUsageBytes !== null ? formatBytes(totals.memoryUsageBytes) : '—'}</TD>
         </tr>
       </tfoot>
     </Table>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { QueueStatsDto } from '@/lib/contract/queues';
+import type { QueueTotalsDto } from '@/lib/contract/live-snapshot';
 import { cn, errorRate, formatDuration, formatNumber, formatPercent } from '@/lib/utils';
 import { SafeText } from '@/components/ui/safe-text';
 
@@ -16,38 +16,36 @@ function Card({ label, value, sub, tone }: { label: string; value: ReactNode; su
   );
 }
 
-/** Totals across every queue: the numbers that say whether anything is wrong right now. */
-export function SummaryCards({ queues }: { queues: QueueStatsDto[] }) {
-  const sum = (f: (q: QueueStatsDto) => number) => queues.reduce((n, q) => n + f(q), 0);
-  const processed = sum((q) => q.processed);
-  const failed = sum((q) => q.failed);
-  const rate = errorRate(processed, failed);
-  const paused = queues.filter((q) => q.paused).length;
-  const oldest = queues.reduce<QueueStatsDto | null>((a, q) => (q.latencySeconds > (a?.latencySeconds ?? 0) ? q : a), null);
-  const retry = sum((q) => q.retry);
-  const archived = sum((q) => q.archived);
+/**
+ * Totals across every queue (the snapshot sums them on the server, however many queues there
+ * are): the numbers that say whether anything is wrong right now. `ageSeconds` ages the oldest
+ * pending task's latency since the snapshot was read.
+ */
+export function SummaryCards({ totals: t, ageSeconds }: { totals: QueueTotalsDto; ageSeconds: number }) {
+  const rate = errorRate(t.processed, t.failed);
+  const oldest = t.oldest ? t.oldest.latencySeconds + ageSeconds : null;
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
-      <Card label="Queues" value={formatNumber(queues.length)} sub={paused > 0 ? `${paused} paused` : 'none paused'} />
-      <Card label="Tasks" value={formatNumber(sum((q) => q.size))} sub={`${formatNumber(sum((q) => q.pending))} pending · ${formatNumber(sum((q) => q.active))} active`} />
-      <Card label="Processed today" value={formatNumber(processed)} sub="UTC day" />
+      <Card label="Queues" value={formatNumber(t.queues)} sub={t.paused > 0 ? `${t.paused} paused` : 'none paused'} />
+      <Card label="Tasks" value={formatNumber(t.size)} sub={`${formatNumber(t.pending)} pending · ${formatNumber(t.active)} active`} />
+      <Card label="Processed today" value={formatNumber(t.processed)} sub="UTC day" />
       <Card
         label="Failed today"
-        value={formatNumber(failed)}
+        value={formatNumber(t.failed)}
         sub={rate === null ? 'no tasks processed' : `${formatPercent(rate)} error rate`}
         tone={rate !== null && rate >= 0.05 ? 'danger' : undefined}
       />
       <Card
         label="Oldest pending"
-        value={oldest ? formatDuration(oldest.latencySeconds) : '—'}
-        sub={oldest ? `in ${oldest.queue}` : 'nothing waiting'}
-        tone={oldest && oldest.latencySeconds >= 300 ? 'warning' : undefined}
+        value={oldest !== null ? formatDuration(oldest) : '—'}
+        sub={t.oldest ? `in ${t.oldest.queue}` : 'nothing waiting'}
+        tone={oldest !== null && oldest >= 300 ? 'warning' : undefined}
       />
       <Card
         label="Retry · Archived"
-        value={`${formatNumber(retry)} · ${formatNumber(archived)}`}
+        value={`${formatNumber(t.retry)} · ${formatNumber(t.archived)}`}
         sub="failing now · gave up"
-        tone={archived > 0 ? 'danger' : retry > 0 ? 'warning' : undefined}
+        tone={t.archived > 0 ? 'danger' : t.retry > 0 ? 'warning' : undefined}
       />
     </div>
   );

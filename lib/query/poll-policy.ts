@@ -1,6 +1,6 @@
 /**
  * How often anything on screen re-reads Redis: the one policy behind both kinds of polling,
- * TanStack queries (use-poll-interval.ts) and the server-rendered parts (AutoRefresh).
+ * TanStack queries (use-poll-interval.ts) and the live snapshot (live-snapshot.ts).
  *
  * - The base interval is the viewer's setting; 0 turns polling off.
  * - Data that stopped changing is re-read less often: ×2 after a minute, ×4 after five, at most
@@ -14,7 +14,7 @@ export const DOWN_PROBE_MS = 2000;
 const MAX_STRETCHED_MS = 60_000;
 
 /**
- * Fired on window to re-render the server-rendered shell (sidebar counts, Redis banner) at once:
+ * Fired on window to read the live snapshot (sidebar counts, Redis banner, overview) at once:
  * after a mutation, and when a query meets `redis_unavailable`.
  */
 export const SHELL_REFRESH_EVENT = 'asynqlens:refresh-shell';

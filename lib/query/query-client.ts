@@ -28,8 +28,8 @@ function toSignIn(err: unknown): void {
  * - 4xx answers are final, so they are never retried; a 5xx or a network failure is retried at
  *   most twice. `redis_unavailable` is not retried: the banner says so at once, and the health
  *   check keeps probing until Redis is back.
- * - Any query that meets `redis_unavailable` re-checks health and tells the server-rendered
- *   shell (AutoRefresh), so the banner appears without waiting for the next poll.
+ * - Any query that meets `redis_unavailable` re-checks health and tells the live snapshot
+ *   poller (the shell), so the banner appears without waiting for the next poll.
  */
 export function makeQueryClient({ onMutationError }: Hooks): QueryClient {
   const client: QueryClient = new QueryClient({

@@ -1,7 +1,7 @@
 /**
  * The one way a TanStack query polls: every polled query spreads `usePollInterval()` into its
  * options, and nothing else sets `refetchInterval`. The policy (interval from the settings,
- * stretched while idle, probing while failing) is poll-policy.ts, shared with AutoRefresh.
+ * stretched while idle, probing while failing) is poll-policy.ts, shared with the live snapshot poller.
  * Hidden tabs do not poll (`refetchIntervalInBackground: false`); TanStack refetches on focus.
  */
 import { useMemo } from 'react';

@@ -12,6 +12,7 @@ import { testRedisUrl, useTestRedis } from './test-redis';
 export async function consoleRoutes() {
   return {
     queues: await import('@/app/api/queues/route'),
+    snapshot: await import('@/app/api/snapshot/route'),
     queue: await import('@/app/api/queues/[qname]/route'),
     history: await import('@/app/api/queues/[qname]/history/route'),
     groups: await import('@/app/api/queues/[qname]/groups/route'),

@@ -1,15 +1,14 @@
-import { AutoRefresh } from '@/components/layout/auto-refresh';
+import { LivePoller } from '@/components/layout/live-poller';
 import { RedisBanner } from '@/components/layout/redis-banner';
-import { queueListFingerprint } from '@/lib/query/fingerprints';
-import { loadQueues } from '../_data/load';
+import { loadLive } from '../_data/load';
 
-/** The Redis banner when the queues cannot be read, and the refresh loop of the server-rendered parts. */
+/** The Redis banner when the queues cannot be read, and the tab's one poller of the live snapshot. */
 export async function ShellStatus() {
-  const queues = await loadQueues();
+  const seed = await loadLive(null);
   return (
     <>
-      {!queues.ok && <RedisBanner code={queues.error.code} message={queues.error.message} />}
-      <AutoRefresh fingerprint={queues.ok ? queueListFingerprint({ queues: queues.data }) : 'failing'} failing={!queues.ok} />
+      <RedisBanner seed={seed} />
+      <LivePoller />
     </>
   );
 }

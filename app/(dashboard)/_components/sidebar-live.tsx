@@ -1,14 +1,14 @@
 import { SidebarQueues } from '@/components/layout/sidebar-queues';
 import { SidebarStatus } from '@/components/layout/sidebar-status';
-import { loadHealth, loadQueues } from '../_data/load';
+import { loadLive } from '../_data/load';
 
-/** The sidebar's data: the queue list (the API's shared snapshot) and the Redis status. */
+/** The sidebar's live parts, first rendered from the shell's live snapshot, then kept by the poller. */
 export async function SidebarLive() {
-  const [queues, health] = await Promise.all([loadQueues(), loadHealth()]);
+  const seed = await loadLive(null);
   return (
     <>
-      <SidebarQueues queues={queues.ok ? queues.data : []} />
-      <SidebarStatus health={health} failure={queues.ok ? null : queues.error.message} />
+      <SidebarQueues seed={seed} />
+      <SidebarStatus seed={seed} />
     </>
   );
 }

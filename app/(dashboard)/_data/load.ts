@@ -1,18 +1,18 @@
 import 'server-only';
 import { connection } from 'next/server';
 import type { HistoryDto, QueueStatsDto } from '@/lib/contract/queues';
-import type { HealthDto } from '@/lib/contract/servers';
 import type { HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
+import { liveSnapshotUrl, type LiveSeed, type QueueTableView } from '@/lib/query/live-view';
+import { liveSnapshot, SHELL_VIEW } from '@/lib/server/cache/live-snapshot';
 import { cachedView } from '@/lib/server/cache/views';
 import { toErrorResponse } from '@/lib/server/http/errors';
 import { checkRedis } from '@/lib/server/redis/stall';
 import { getHistory, listQueues } from '@/lib/server/services/queues';
-import { getHealth } from '@/lib/server/services/health';
 import { getHandlerNotFound } from '@/lib/server/services/triage';
 
 /**
- * What the server-rendered parts (the shell and the overview) read, through the same services
- * the API routes use. Server components never fetch our own /api.
+ * What the server-rendered parts (the shell and the overview) read at a visit, through the same
+ * services the API routes use. Server components never fetch our own /api.
  */
 
 export interface LoadError {
@@ -41,26 +41,27 @@ async function attempt<T>(read: () => Promise<T>): Promise<Loaded<T>> {
   }
 }
 
+/**
+ * The live snapshot's first render: the shell's view (`table` null) or the overview's, the very
+ * bytes /api/snapshot serves this tick, with the address and ETag the browser then polls.
+ */
+export async function loadLive(table: QueueTableView | null): Promise<LiveSeed> {
+  await connection(); // request time only: never at build, when there is no Redis
+  const snap = await liveSnapshot(table ? { table: true, ...table } : SHELL_VIEW);
+  return { snapshot: snap.dto, etag: snap.etag, url: liveSnapshotUrl(table) };
+}
+
 /** Every queue's stats: the snapshot the API shares between all viewers (2 round trips). */
 export async function loadQueues(): Promise<Loaded<QueueStatsDto[]>> {
-  await connection(); // request time only: never at build, when there is no Redis
+  await connection();
   return attempt(async () => (await listQueues()).queues);
 }
 
 /**
- * Minute-long views of reads that change slowly but would otherwise run on every refresh of
- * every open tab: the Redis version (INFO server) and past days' counters. No mutation of the
- * console changes either, so they outlive mutations.
+ * Past days' counters change slowly but would otherwise be read on every visit of every
+ * viewer. No mutation of the console changes them, so they outlive mutations.
  */
-const healthMemo = cachedView<HealthDto>({ name: 'page:health', ttlMs: 60_000, changedByMutations: false });
 const historyMemo = cachedView<HistoryDto>({ name: 'page:history', ttlMs: 60_000, changedByMutations: false });
-
-/** Version and read-only mode; null while Redis cannot be reached. */
-export async function loadHealth(): Promise<HealthDto | null> {
-  await connection();
-  const r = await attempt(() => healthMemo('health', getHealth));
-  return r.ok ? r.data : null;
-}
 
 /**
  * Daily counters of `queues`, summed per date. Past days cannot change, so they are memoised

@@ -45,6 +45,15 @@ function sortQueues(queues: readonly QueueStatsDto[], sort: QueueSortKey, order:
 }
 
 /**
+ * The queues whose name contains `search`, case-insensitive (all of them without it): the one
+ * name filter of the queue list, for GET /api/queues and the live snapshot's table alike.
+ */
+export function queuesMatching(queues: readonly QueueStatsDto[], search: string | undefined): readonly QueueStatsDto[] {
+  const needle = search?.toLowerCase();
+  return needle ? queues.filter((x) => x.queue.toLowerCase().includes(needle)) : queues;
+}
+
+/**
  * `GET /api/queues`: every queue when no page is asked for and there are at most
  * QUEUE_LIST_DEFAULT_SIZE of them (the snapshot's own object, no copy); otherwise one page of
  * the queues matching `search`, in `sort` order, with `page`, `size` and `total`. At 25,000
@@ -55,8 +64,7 @@ export async function listQueuePage(q: QueueListQuery): Promise<QueueListDto> {
   const all = await listQueues();
   const asked = q.page !== undefined || q.size !== undefined || q.search !== undefined || q.sort !== undefined || q.order !== undefined;
   if (!asked && all.queues.length <= QUEUE_LIST_DEFAULT_SIZE) return all;
-  const needle = q.search?.toLowerCase();
-  let rows = needle ? all.queues.filter((x) => x.queue.toLowerCase().includes(needle)) : all.queues;
+  let rows = queuesMatching(all.queues, q.search);
   if ((q.sort ?? 'name') !== 'name' || q.order === 'desc') rows = sortQueues(rows, q.sort ?? 'name', q.order ?? 'asc');
   const page = q.page ?? 1;
   const size = q.size ?? QUEUE_LIST_DEFAULT_SIZE;

@@ -9,6 +9,7 @@ import { archiveForecastSchema } from '../../../lib/contract/archive-forecast';
 import { errorBodySchema } from '../../../lib/contract/common';
 import { duplicatesReportSchema, lockListSchema, resolveDuplicatesResult } from '../../../lib/contract/diagnostics';
 import { batchEnqueueResultSchema, bulkResultSchema, enqueueCheckSchema } from '../../../lib/contract/mutations';
+import { liveSnapshotSchema } from '../../../lib/contract/live-snapshot';
 import { groupListSchema, historySchema, queueListSchema, queueStatsSchema } from '../../../lib/contract/queues';
 import { searchActResultSchema, searchPageSchema, searchPreviewSchema } from '../../../lib/contract/search';
 import { failuresSchema, handlerNotFoundSchema, rerunResultSchema, routingExplainSchema, routingPatternsSchema, taskTypesSchema } from '../../../lib/contract/triage';
@@ -21,6 +22,7 @@ const SEG = '[^/]+';
 const RULES: Rule[] = [
   ['GET', /^\/api\/health$/, healthSchema],
   ['GET', /^\/api\/queues$/, queueListSchema],
+  ['GET', /^\/api\/snapshot$/, liveSnapshotSchema],
   ['GET', new RegExp(`^/api/queues/${SEG}$`), queueStatsSchema],
   ['GET', new RegExp(`^/api/queues/${SEG}/history$`), historySchema],
   ['GET', new RegExp(`^/api/queues/${SEG}/groups$`), groupListSchema],

@@ -19,7 +19,7 @@ afterAll(() => server.stop());
 
 describe('Redis unreachable', () => {
   it('answers 503 redis_unavailable, then recovers', async () => {
-    const { queues, health } = await consoleRoutes();
+    const { queues, health, snapshot } = await consoleRoutes();
     expect((await callRoute(queues.GET, '/api/queues')).status).toBe(200);
 
     await server.stop();
@@ -30,6 +30,12 @@ describe('Redis unreachable', () => {
     expect(down.body.error.message).toContain(`127.0.0.1:${port}`);
     expect(Date.now() - started).toBeLessThan(6000);
     expect((await callRoute(health.GET, '/api/health')).status).toBe(503);
+    // The live snapshot carries the failure in a 200: the banner's words come from it.
+    const live = await callRoute(snapshot.GET, '/api/snapshot');
+    expect(live.status).toBe(200);
+    expect(live.body.error).toMatchObject({ code: 'redis_unavailable' });
+    expect(live.body.error.message).toContain(`127.0.0.1:${port}`);
+    expect(live.body.totals).toBeNull();
 
     server = await startRedisServer({ label: 'unavailable', port });
     let status = 0;

@@ -1,0 +1,150 @@
+/**
+ * The live snapshot in the browser: one small store and one poller per tab, without TanStack
+ * Query (the overview's JavaScript budget has no room for it). The poller asks GET
+ * /api/snapshot with the ETag it holds; the server answers every viewer of a tick with the same
+ * bytes, and an unchanged tick with a bodiless 304. The policy is poll-policy.ts: the interval
+ * from the settings, nothing while the tab is hidden (one read when it shows again), stretched
+ * while the ETag stays the same, every DOWN_PROBE_MS while Redis fails, and at once on
+ * SHELL_REFRESH_EVENT (a mutation, or a query meeting `redis_unavailable`).
+ */
+import { useEffect, useSyncExternalStore } from 'react';
+import type { LiveSnapshotDto } from '@/lib/contract/live-snapshot';
+import { liveSnapshotUrl, type LiveSeed, type QueueTableView } from './live-view';
+import { DOWN_PROBE_MS, pollDelay, SHELL_REFRESH_EVENT } from './poll-policy';
+
+interface State {
+  /** The newest snapshot received, of whichever view, and that view's address. */
+  data: LiveSnapshotDto | null;
+  url: string;
+  /** The server's clock at the last answer, a 304 included: what a shown latency is aged to. */
+  checkedAt: number;
+  /** Redis fails (the snapshot says so) or the server cannot be reached. */
+  failing: boolean;
+}
+
+let state: State = { data: null, url: '', checkedAt: 0, failing: false };
+const listeners = new Set<() => void>();
+/** The ETag held per view address. */
+const etags = new Map<string, string>();
+/** The overview's table view while it is on screen: polled instead of the shell alone. */
+let table: QueueTableView | null = null;
+let changedAt = Date.now();
+/** The server's clock minus this browser's (from `x-now`): ticks are aligned to the server's. */
+let skewMs = 0;
+
+function set(next: State): void {
+  state = next;
+  for (const l of listeners) l();
+}
+
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+const current = () => state;
+
+/** A server-rendered seed, taken when it is newer than what the store holds. */
+function seed(s: LiveSeed): void {
+  etags.set(s.url, s.etag);
+  if (!state.data || s.snapshot.at > state.data.at) {
+    set({ data: s.snapshot, url: s.url, checkedAt: s.snapshot.at, failing: s.snapshot.error !== null });
+  }
+}
+
+let inFlight: Promise<void> | null = null;
+let again = false;
+
+async function read(): Promise<void> {
+  const url = liveSnapshotUrl(table);
+  const etag = etags.get(url);
+  try {
+    const res = await fetch(url, { cache: 'no-store', headers: etag ? { 'if-none-match': etag, accept: 'application/json' } : { accept: 'application/json' } });
+    const at = Number(res.headers.get('x-snapshot-at')) || Date.now();
+    const serverNow = Number(res.headers.get('x-now'));
+    if (serverNow) skewMs = serverNow - Date.now();
+    if (res.status === 304) return set({ ...state, checkedAt: at });
+    if (!res.ok) return set({ ...state, failing: true });
+    const data = (await res.json()) as LiveSnapshotDto;
+    const tag = res.headers.get('etag');
+    if (tag) etags.set(url, tag);
+    changedAt = Date.now();
+    set({ data, url, checkedAt: data.at, failing: data.error !== null });
+  } catch {
+    set({ ...state, failing: true });
+  }
+}
+
+/** One read at a time; a read asked for during one runs again after it (it may predate a mutation). */
+function poll(): Promise<void> {
+  if (inFlight) {
+    again = true;
+    return inFlight;
+  }
+  inFlight = read().finally(() => {
+    inFlight = null;
+    if (again) {
+      again = false;
+      void poll();
+    }
+  });
+  return inFlight;
+}
+
+/** Runs the tab's one poller (mounted once, in the shell) at `pollIntervalMs` (0 = off). */
+export function useLivePolling(pollIntervalMs: number): void {
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const schedule = () => {
+      clearTimeout(timer);
+      const delay = pollDelay({ baseMs: pollIntervalMs, idleMs: Date.now() - changedAt, failing: state.failing, failingMs: DOWN_PROBE_MS });
+      if (delay === false) return;
+      // On multiples of the interval by the server's clock (browsers' clocks drift apart): every
+      // open tab asks in the same tick, and the server builds that tick's snapshot once for all.
+      timer = setTimeout(() => {
+        if (document.hidden) schedule();
+        else void poll().finally(schedule);
+      }, delay - ((Date.now() + skewMs) % delay));
+    };
+    const now = () => void poll().finally(schedule);
+    const onVisible = () => {
+      if (!document.hidden) now();
+    };
+    schedule();
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener(SHELL_REFRESH_EVENT, now);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener(SHELL_REFRESH_EVENT, now);
+    };
+  }, [pollIntervalMs]);
+}
+
+export interface Live {
+  snapshot: LiveSnapshotDto;
+  /** Seconds the snapshot's latencies have aged since it was read (unchanged ticks send none). */
+  ageSeconds: number;
+}
+
+const aged = (snapshot: LiveSnapshotDto, checkedAt: number): Live => ({ snapshot, ageSeconds: Math.max(0, Math.round((checkedAt - snapshot.at) / 1000)) });
+
+/** The shell's view (sidebar, status, banner): the newest snapshot of any view. */
+export function useLiveShell(seedValue: LiveSeed): Live {
+  useEffect(() => seed(seedValue), [seedValue]);
+  const s = useSyncExternalStore(subscribe, current, () => state);
+  return s.data && s.data.at >= seedValue.snapshot.at ? aged(s.data, s.checkedAt) : aged(seedValue.snapshot, seedValue.snapshot.at);
+}
+
+/** The overview's view: the shell plus its page of the queue table, polled while it is on screen. */
+export function useLiveTable(seedValue: LiveSeed, view: QueueTableView): Live {
+  const { page, q } = view;
+  useEffect(() => {
+    seed(seedValue);
+    table = { page, q };
+    return () => {
+      table = null;
+    };
+  }, [seedValue, page, q]);
+  const s = useSyncExternalStore(subscribe, current, () => state);
+  return s.data && s.url === seedValue.url && s.data.at >= seedValue.snapshot.at ? aged(s.data, s.checkedAt) : aged(seedValue.snapshot, seedValue.snapshot.at);
+}
