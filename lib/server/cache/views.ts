@@ -2,7 +2,7 @@ import 'server-only';
 
 /**
  * Cached views: one Redis read per view and key per TTL, however many viewers ask. Concurrent
- * requests share the read in flight; its answer is reused for `ttlMs`; a failed read is not
+ * requests share the read in flight; its answer is reused for `ttlMs` after it lands; a failed read is not
  * kept, so the next request tries Redis again at once. After a mutation, invalidateViews()
  * forgets every view a mutation can change, so the tab that made a change sees it on its next
  * read. Entries live on globalThis: route handlers and server-rendered pages are separate
@@ -41,16 +41,25 @@ export function cachedView<T>(rules: ViewRules<T>): CachedView<T> {
     if (ttl <= 0) return read();
     const now = Date.now();
     const hit = entries.get(key);
+    // In flight (at = +∞) or younger than the TTL.
     if (hit && now - hit.at < ttl) return hit.value as Promise<V>;
     const value = read();
     const drop = () => {
       if (entries.get(key)?.value === value) entries.delete(key);
     };
-    value.then((v) => (rules.keep && !rules.keep(v) ? drop() : undefined), drop);
+    // The answer's age counts from when it lands, not from when the read began: a read longer
+    // than the TTL (the queue list at tens of thousands of queues) would otherwise be stale on
+    // arrival, and every request would start another one back to back. While in flight it is
+    // shared by every caller.
+    const entry = { at: Number.POSITIVE_INFINITY, value: value as Promise<unknown> };
+    value.then((v) => {
+      if (rules.keep && !rules.keep(v)) drop();
+      else entry.at = Date.now();
+    }, drop);
     // Re-inserted, so the Map's order stays oldest first.
     entries.delete(key);
     if (entries.size >= max) entries.delete(entries.keys().next().value!);
-    entries.set(key, { at: now, value });
+    entries.set(key, entry);
     return value;
   };
 }

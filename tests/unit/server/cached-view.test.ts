@@ -38,6 +38,30 @@ describe('cachedView', () => {
     expect(read).toHaveBeenCalledTimes(3);
   });
 
+  it('counts an answer\'s age from when it lands: a read longer than the TTL is reused for the TTL after it', async () => {
+    const v = view<number>();
+    let calls = 0;
+    const slow = () => {
+      calls++;
+      return new Promise<number>((resolve) => setTimeout(() => resolve(calls), 3000));
+    };
+    const first = v('k', slow);
+    await vi.advanceTimersByTimeAsync(2000);
+    // Still in flight past the TTL: shared, not read again.
+    const during = v('k', slow);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await first).toBe(1);
+    expect(await during).toBe(1);
+    // Landed just now: fresh for the TTL from here.
+    await vi.advanceTimersByTimeAsync(900);
+    expect(await v('k', slow)).toBe(1);
+    expect(calls).toBe(1);
+    await vi.advanceTimersByTimeAsync(200);
+    const next = v('k', slow);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(await next).toBe(2);
+  });
+
   it('reads on every call when the TTL is 0, read each time from its rule', async () => {
     let ttl = 0;
     const v = view<number>({ ttlMs: () => ttl });
