@@ -22,7 +22,13 @@ interface State {
   failing: boolean;
 }
 
-let state: State = { data: null, url: '', checkedAt: 0, failing: false };
+/**
+ * What the server rendered from: no data yet, so every hook shows its seed. Hydration must use
+ * this, not the store: the shell and the overview hydrate at different moments (streamed
+ * boundaries), and a poll that lands in between would make the second differ from its HTML.
+ */
+const BEFORE_HYDRATION: State = { data: null, url: '', checkedAt: 0, failing: false };
+let state: State = BEFORE_HYDRATION;
 const listeners = new Set<() => void>();
 /** The ETag held per view address. */
 const etags = new Map<string, string>();
@@ -131,7 +137,7 @@ const aged = (snapshot: LiveSnapshotDto, checkedAt: number): Live => ({ snapshot
 /** The shell's view (sidebar, status, banner): the newest snapshot of any view. */
 export function useLiveShell(seedValue: LiveSeed): Live {
   useEffect(() => seed(seedValue), [seedValue]);
-  const s = useSyncExternalStore(subscribe, current, () => state);
+  const s = useSyncExternalStore(subscribe, current, () => BEFORE_HYDRATION);
   return s.data && s.data.at >= seedValue.snapshot.at ? aged(s.data, s.checkedAt) : aged(seedValue.snapshot, seedValue.snapshot.at);
 }
 
@@ -145,6 +151,6 @@ export function useLiveTable(seedValue: LiveSeed, view: QueueTableView): Live {
       table = null;
     };
   }, [seedValue, page, q]);
-  const s = useSyncExternalStore(subscribe, current, () => state);
+  const s = useSyncExternalStore(subscribe, current, () => BEFORE_HYDRATION);
   return s.data && s.url === seedValue.url && s.data.at >= seedValue.snapshot.at ? aged(s.data, s.checkedAt) : aged(seedValue.snapshot, seedValue.snapshot.at);
 }
