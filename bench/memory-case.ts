@@ -7,7 +7,7 @@
  *    task server, scheduler, producers and crashing worker) on top of the 200 queues, the ten
  *    tabs left open, RSS sampled every 15 s; reported as samples and the least-squares slope in
  *    MB per hour (target: flat).
- * Targets (issue): ≤ 100 MB idle, ≤ 150 MB with ten tabs, flat over a 30-minute soak.
+ * Targets: ≤ 100 MB idle, ≤ 150 MB with ten tabs, flat over a 30-minute soak.
  */
 import { Redis } from 'ioredis';
 import type { Browser, BrowserContext } from 'playwright-core';

@@ -6,10 +6,10 @@
  *     server (p50/p95; target p95 ≤ 500 ms);
  *  2. the Redis commands per minute of 1 open overview tab and of 20 (INFO commandstats; target
  *     20 tabs ≤ 1.5 × one tab), with the app's defaults: 5 s poll interval, 1 s shared snapshot;
- *  3. (issue 16) at 200 queues, 1, 10 and 100 overview tabs: the app server's CPU per tab per
+ *  3. at 200 queues, 1, 10 and 100 overview tabs: the app server's CPU per tab per
  *     second (target ≤ 3 ms at 10 tabs; 100 tabs ≤ 2× one tab in all), Redis commands, and the
  *     bytes of a poll whose tick changed nothing (a 304; target a few hundred);
- *  4. (issue 16) at 200, 1,000 and 5,000 queues: the overview's HTML bytes (target ≤ 200 KB
+ *  4. at 200, 1,000 and 5,000 queues: the overview's HTML bytes (target ≤ 200 KB
  *     gzipped at 5,000), the server's time to it and the browser's time to the table's first
  *     page (target at 5,000 ≤ 3× at 200).
  *
@@ -41,7 +41,7 @@ const POLL_MS = DEFAULT_SETTINGS.pollIntervalMs;
 /** Under the policy's one idle minute: the tabs keep polling at the base interval. */
 const LIVE_EVERY_MS = 20_000;
 
-/** Issue 16: tabs on the overview at 200 queues, and the queue counts of the scale runs. */
+/** Tabs on the overview at 200 queues, and the queue counts of the scale runs. */
 const CPU_QUEUES = 200;
 /** Real browser tabs; the hundred are HTTP pollers doing what a tab's poller does (measureHttpPollers). */
 const CPU_TABS = [1, 10];

@@ -1,5 +1,5 @@
 /**
- * The overview at many queues (issue 16, target 6): N queues of 3 pending tasks each, then what
+ * The overview at many queues: N queues of 3 pending tasks each, then what
  * a cold visit to the overview costs at that size: the HTML's bytes (raw and gzipped as
  * `next start` serves it), the server's time to answer it, the live snapshot's bytes, and the
  * browser's time from navigation start to the queue table's first page on screen.
