@@ -60,8 +60,8 @@ export function nextChunkSize(size: number, calls: readonly ChunkCall[]): number
 /**
  * Reads `names` in chunks, `readWave` sending one wave of chunks in one pipeline and answering
  * each chunk's rows and time. `owner` (the Redis client) keys the learned chunk size. Round
- * trips: one per wave — one for up to the learned size (FIRST_CHUNK at first), about
- * 135 for 25,000 queues (about 400 calls of 50-65 queues, 3 per wave). Rows come
+ * trips: one per wave — one for up to 3 chunks of the learned size (one of FIRST_CHUNK at
+ * first), about 135 for 25,000 queues (about 400 calls of 50-65 queues, 3 per wave). Rows come
  * back in the order of `names`.
  */
 export async function readInChunks<T>(
@@ -70,8 +70,11 @@ export async function readInChunks<T>(
   readWave: (chunks: string[][]) => Promise<ChunkReply<T>[]>,
   onCall?: (call: ChunkCall) => void,
 ): Promise<T[]> {
-  let size = learned.get(owner) ?? FIRST_CHUNK;
-  let wave = 1;
+  const known = learned.get(owner);
+  let size = known ?? FIRST_CHUNK;
+  // Waves grow from one call only while nothing is measured; once the size is learned, a
+  // deployment of up to MAX_CALLS_IN_FLIGHT chunks is one round trip after SMEMBERS.
+  let wave = known === undefined ? 1 : MAX_CALLS_IN_FLIGHT;
   const rows: T[] = [];
   for (let at = 0; at < names.length; ) {
     const chunks: string[][] = [];

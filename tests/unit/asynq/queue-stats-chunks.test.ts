@@ -47,6 +47,20 @@ describe('readInChunks', () => {
     for (const w of waves.slice(1)) for (const n of w.slice(0, -1)) expect(n).toBe(TARGET_CALL_US / 20);
   });
 
+  it('sends a measured owner\'s first wave MAX_CALLS_IN_FLIGHT calls at once (one round trip for a small deployment)', async () => {
+    const owner = {};
+    const wavesOf = async () => {
+      const waves: number[] = [];
+      await readInChunks(owner, names.slice(0, 120), (chunks) => {
+        waves.push(chunks.length);
+        return Promise.resolve(chunks.map((c) => ({ rows: c, elapsedUs: c.length * 20 })));
+      });
+      return waves;
+    };
+    expect(await wavesOf()).toEqual([1, 2]); // 60, then 50 + 10
+    expect(await wavesOf()).toEqual([3]); // 50 + 50 + 20
+  });
+
   it('starts the next listing of the same owner at the size learned', async () => {
     const owner = {};
     const first: number[] = [];
