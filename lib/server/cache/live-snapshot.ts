@@ -4,7 +4,7 @@ import type { HealthDto } from '@/lib/contract/servers';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import { QUEUE_TABLE_PAGE_SIZE, SIDEBAR_MAX_QUEUES, type LiveSnapshotDto, type QueueTotalsDto } from '@/lib/contract/live-snapshot';
 import { env } from '../config/env';
-import { toErrorResponse } from '../http/errors';
+import { toApiError } from '../http/errors';
 import { checkRedis } from '../redis/stall';
 import { getHealth } from '../services/health';
 import { listQueues, queuesMatching } from '../services/queues';
@@ -56,9 +56,9 @@ export function liveSnapshot(view: LiveView): Promise<LiveSnapshot> {
 }
 
 /** The API's own error mapping, so the banner says exactly what /api would (`redis_unavailable` …). */
-async function asError(err: unknown): Promise<{ code: string; message: string }> {
-  const body = (await toErrorResponse(err).json()) as { error: { code: string; message: string } };
-  return { code: body.error.code, message: body.error.message };
+function asError(err: unknown): { code: string; message: string } {
+  const { code, message } = toApiError(err);
+  return { code, message };
 }
 
 async function build(view: LiveView): Promise<LiveSnapshot> {
@@ -70,7 +70,7 @@ async function build(view: LiveView): Promise<LiveSnapshot> {
     await checkRedis();
     queues = (await listQueues()).queues;
   } catch (err) {
-    return serialise({ at, error: await asError(err), health: null, totals: null, sidebar: { queues: [], attentionOnly: false }, table: null });
+    return serialise({ at, error: asError(err), health: null, totals: null, sidebar: { queues: [], attentionOnly: false }, table: null });
   }
   const health = await healthMemo('health', getHealth).catch(() => null);
   return serialise({ at, error: null, health, totals: totals(queues), sidebar: sidebar(queues), table: view.table ? table(queues, view) : null });
