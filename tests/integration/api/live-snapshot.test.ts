@@ -78,4 +78,12 @@ describe('the live snapshot', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain('page');
   });
+
+  it('refuses a filter over 200 characters and an unknown table flag, naming the field', async () => {
+    for (const [qs, field] of [[`?table=1&q=${'x'.repeat(201)}`, 'q'], ['?table=yes', 'table']]) {
+      const res = await callRoute(routes.snapshot.GET, `/api/snapshot${qs}`);
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res.body)).toContain(field);
+    }
+  });
 });
