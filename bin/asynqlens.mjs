@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { randomBytes, scryptSync } from 'node:crypto';
+import { apiLane } from './api-lane.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -99,13 +100,16 @@ function hashPassword(password) {
 }
 
 /**
- * Passes each request's TCP peer address to the app in `x-asynqlens-peer`, overwriting any
- * header of that name the client sent: the sign-in throttle counts attempts per peer
- * (lib/server/auth/client-address.ts), and a route handler never sees the socket. Wraps
- * http.createServer, which Next's standalone server calls once for its server; the app trusts
- * the header only because ASYNQLENS_PEER_FROM_LAUNCHER says this wrapper is in place.
+ * Wraps http.createServer, which Next's standalone server calls once for its server, so that
+ * each request first passes through here:
+ * - its TCP peer address goes to the app in `x-asynqlens-peer`, overwriting any header of that
+ *   name the client sent: the sign-in throttle counts attempts per peer
+ *   (lib/server/auth/client-address.ts), and a route handler never sees the socket. The app
+ *   trusts the header only because ASYNQLENS_PEER_FROM_LAUNCHER says this wrapper is in place;
+ * - an API request that `take` accepts (the API lane, api-lane.mjs) is answered by its route
+ *   directly; the rest go to Next.
  */
-function passPeerAddress() {
+function wrapServer(take) {
   const create = http.createServer;
   http.createServer = (...args) => {
     const at = args.findIndex((a) => typeof a === 'function');
@@ -118,6 +122,7 @@ function passPeerAddress() {
         }
         req.rawHeaders = [...raw, 'x-asynqlens-peer', req.socket.remoteAddress ?? ''];
         req.headers['x-asynqlens-peer'] = req.socket.remoteAddress ?? '';
+        if (take(req, res)) return undefined;
         return listener(req, res);
       };
     }
@@ -203,5 +208,7 @@ process.env.PORT = port;
 process.env.NODE_ENV = 'production';
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 process.chdir(serverDir);
-passPeerAddress();
+// ASYNQLENS_API_LANE=off sends every request through Next (the bench compares the two ways).
+const lane = process.env.ASYNQLENS_API_LANE === 'off' ? () => false : apiLane({ serverDir, distDir, basePath: built });
+wrapServer(lane);
 await import(pathToFileURL(join(serverDir, 'server.js')).href);

@@ -1,6 +1,6 @@
 /**
  * Completes `next build`'s standalone output into a folder that runs with `node` alone:
- * Next leaves the browser assets (.next/static) and the launcher outside it. Prints the size
+ * Next leaves the browser assets (.next/static) and the launcher (bin/) outside it. Prints the size
  * so a growing bundle is noticed.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -17,7 +17,7 @@ if (!existsSync(join(out, 'server.js'))) {
 cpSync(join(root, distDir, 'static'), join(out, distDir, 'static'), { recursive: true });
 if (existsSync(join(root, 'public'))) cpSync(join(root, 'public'), join(out, 'public'), { recursive: true });
 mkdirSync(join(out, 'bin'), { recursive: true });
-cpSync(join(root, 'bin', 'asynqlens.mjs'), join(out, 'bin', 'asynqlens.mjs'));
+cpSync(join(root, 'bin'), join(out, 'bin'), { recursive: true });
 
 function size(path) {
   const s = statSync(path);

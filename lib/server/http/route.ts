@@ -3,8 +3,10 @@ import type { z } from 'zod';
 import type { ApiError } from '@/lib/contract/error-envelope';
 import { audited, type Seen } from '../audit/capture';
 import { assertMayMutate, requirePrincipal } from '../auth/guard';
+import { appPath } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { toApiError } from './errors';
+import { gateRefusal, secureHeaders } from './gate';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
 import { DEFAULT_MAX_BODY, readJsonBody, readParams } from './request-input';
@@ -90,7 +92,9 @@ function readQuery(url: URL, repeatable: boolean | undefined): Record<string, st
  * Response (sign-in's cookies, a download). Every request is authenticated first (401;
  * proxy.ts did so already, this is defence in depth); a mutation by a viewer is a 403
  * forbidden_role, and every mutation request that got past authentication is written to the
- * audit log with its outcome.
+ * audit log with its outcome. Before all that, the Host and path checks of gate.ts, and every
+ * answer gets the security headers: a route is complete on its own, which is what lets the
+ * launcher call it without Next's router and proxy (bin/api-lane.mjs).
  */
 export function route<
   P extends Schema | undefined = undefined,
@@ -100,6 +104,12 @@ export function route<
   return async (req: Request, ctx: Ctx): Promise<Response> => {
     const started = performance.now();
     const url = new URL(req.url);
+    return secureHeaders(await gated(req, url, ctx, started), req, null);
+  };
+
+  async function gated(req: Request, url: URL, ctx: Ctx, started: number): Promise<Response> {
+    const refused = gateRefusal(req.headers, url.host, appPath(url.pathname), true);
+    if (refused !== null) return headed(refused);
     let user: Principal | null;
     try {
       user = await requirePrincipal(req, url.pathname);
@@ -109,7 +119,7 @@ export function route<
     const seen: Seen = { params: {} };
     const res = await respond(req, url, ctx, user, seen, started);
     return spec.mutates && user ? audited(req, user, seen, res) : res;
-  };
+  }
 
   async function respond(req: Request, url: URL, ctx: Ctx, user: Principal | null, seen: Seen, started: number): Promise<Response> {
     try {

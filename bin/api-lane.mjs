@@ -1,0 +1,202 @@
+/**
+ * The API lane: the launcher hands a request for an API route straight to that route's compiled
+ * handler, without Next's router, request interceptor (proxy.ts) and route machinery in front.
+ * Those cost about 2.5 ms of CPU per request, four times what the handler of a task's detail
+ * costs, and every open tab pays them on every refresh. Safe to skip because every API route is
+ * complete on its own: route() (lib/server/http/route.ts) applies the same Host and path checks
+ * and security headers as proxy.ts (lib/server/http/gate.ts), authenticates, and bounds its
+ * input. See ARCHITECTURE.md §2.
+ *
+ * Only the plain case takes the lane: a path that is exactly a route (no trailing slash, no
+ * `.`/`..` or empty segments, every segment decodable), under the base path, with a method the
+ * route exports, and a Host header. Everything else (HEAD, OPTIONS, a 404, a 405, a redirect)
+ * goes to Next as before, so Next stays the one authority on what it answers. Answers are
+ * compressed the way Next compresses them (gzip from 1 KiB of JSON or text when the client
+ * accepts it); streams (NDJSON progress, server-sent events, downloads) are written chunk by
+ * chunk as they come, with backpressure, and the handler's signal aborts when the client goes.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+
+const gzip = promisify(gzipCallback);
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+/** Compressed from this size, as Next's compression does (the `compression` package's threshold). */
+const COMPRESS_FROM = 1024;
+/** Types answered whole and compressed; anything else (NDJSON, event streams, downloads) is streamed as is. */
+const WHOLE = /^(application\/json|text\/plain|text\/html)\b/i;
+
+/**
+ * The routes of a build, from its app-paths manifest: `/api/queues/[qname]/route` →
+ * segments, most specific first (a static segment before a dynamic one at the same place, as
+ * Next orders them), and the fixed-path rewrites of its routes manifest (`/metrics`).
+ */
+function routeTable(serverDir, distDir) {
+  const dist = join(serverDir, distDir);
+  const manifest = JSON.parse(readFileSync(join(dist, 'server', 'app-paths-manifest.json'), 'utf8'));
+  const routes = [];
+  for (const [page, file] of Object.entries(manifest)) {
+    if (!page.startsWith('/api/') || !page.endsWith('/route')) continue;
+    const segments = page.slice(1, -'/route'.length).split('/').map((s) => {
+      const rest = /^\[\.\.\.([^\]]+)\]$/.exec(s);
+      if (rest) return { rest: rest[1] };
+      const param = /^\[([^\]]+)\]$/.exec(s);
+      return param ? { param: param[1] } : { fixed: s };
+    });
+    routes.push({ segments, file: join(dist, 'server', file), handlers: undefined });
+  }
+  const rank = (s) => ('fixed' in s ? 0 : 'param' in s ? 1 : 2);
+  routes.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
+      const d = rank(a.segments[i]) - rank(b.segments[i]);
+      if (d !== 0) return d;
+    }
+    return b.segments.length - a.segments.length;
+  });
+  const rewrites = new Map();
+  const routesManifest = JSON.parse(readFileSync(join(dist, 'routes-manifest.json'), 'utf8'));
+  const all = routesManifest.rewrites;
+  for (const r of Array.isArray(all) ? all : [...(all?.beforeFiles ?? []), ...(all?.afterFiles ?? []), ...(all?.fallback ?? [])]) {
+    if (/^\/[A-Za-z0-9/_-]*$/.test(r.source) && r.destination.startsWith('/api/')) rewrites.set(r.source, r.destination);
+  }
+  return { routes, rewrites };
+}
+
+/** The route and decoded params of an app path, or null (Next decides). */
+function match(routes, path) {
+  const parts = path.slice(1).split('/');
+  for (const part of parts) if (part === '' || part === '.' || part === '..') return null;
+  outer: for (const route of routes) {
+    const params = {};
+    const { segments } = route;
+    for (let i = 0; i < segments.length; i++) {
+      const s = segments[i];
+      if ('rest' in s) {
+        if (i >= parts.length) continue outer;
+        params[s.rest] = parts.slice(i).map(decodeURIComponent);
+        return { route, params };
+      }
+      if (i >= parts.length) continue outer;
+      if ('fixed' in s) {
+        if (parts[i] !== s.fixed) continue outer;
+      } else params[s.param] = decodeURIComponent(parts[i]);
+    }
+    if (segments.length === parts.length) return { route, params };
+  }
+  return null;
+}
+
+/** Headers of the web Request, from the raw list (repeated headers kept, in order). */
+function requestHeaders(raw) {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  return headers;
+}
+
+/** Writes a web Response to Node's response: whole (and compressed) or streamed. */
+async function send(answer, req, res) {
+  const headers = {};
+  for (const [name, value] of answer.headers) if (name !== 'set-cookie') headers[name] = value;
+  const cookies = answer.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const type = answer.headers.get('content-type') ?? '';
+  if (answer.body === null || req.method === 'HEAD') {
+    res.writeHead(answer.status, headers);
+    res.end();
+    return;
+  }
+  if (WHOLE.test(type)) {
+    let body = Buffer.from(await answer.arrayBuffer());
+    if (body.length >= COMPRESS_FROM) {
+      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+      if (/\bgzip\b/i.test(req.headers['accept-encoding'] ?? '')) {
+        body = await gzip(body);
+        headers['content-encoding'] = 'gzip';
+      }
+    }
+    headers['content-length'] = String(body.length);
+    res.writeHead(answer.status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(answer.status, headers);
+  res.flushHeaders();
+  const reader = answer.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (res.destroyed) break;
+      if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+    res.end();
+  }
+}
+
+/**
+ * Returns `(req, res) => boolean`: true when the request was taken (and will be answered), false
+ * when Next should have it. Route modules load on first use, from the same files Next loads
+ * (one module instance: Node's require cache), so the routes share every cache and connection.
+ */
+export function apiLane({ serverDir, distDir, basePath }) {
+  const { routes, rewrites } = routeTable(serverDir, distDir);
+  const requireRoute = createRequire(join(serverDir, 'server.js'));
+  const prefix = `${basePath}/`;
+
+  function handlerOf(route, method) {
+    route.handlers ??= requireRoute(route.file).routeModule.userland;
+    const h = route.handlers[method];
+    return typeof h === 'function' ? h : null;
+  }
+
+  return function take(req, res) {
+    const method = req.method ?? 'GET';
+    const host = req.headers.host;
+    const raw = req.url ?? '';
+    if (!METHODS.has(method) || !host || !raw.startsWith(prefix)) return false;
+    const q = raw.indexOf('?');
+    let path = (q < 0 ? raw : raw.slice(0, q)).slice(basePath.length);
+    path = rewrites.get(path) ?? path;
+    if (!path.startsWith('/api/')) return false;
+    let found;
+    let url;
+    try {
+      found = match(routes, path);
+      url = new URL(`http://${host}${raw}`);
+    } catch {
+      return false; // an undecodable segment or a malformed Host: Next's and proxy.ts' answers
+    }
+    if (found === null) return false;
+    const handler = handlerOf(found.route, method);
+    if (handler === null) return false;
+
+    const aborted = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const hasBody = method !== 'GET';
+    const request = new Request(url, {
+      method,
+      headers: requestHeaders(req.rawHeaders),
+      body: hasBody ? Readable.toWeb(req) : undefined,
+      duplex: hasBody ? 'half' : undefined,
+      signal: aborted.signal,
+    });
+    Promise.resolve(handler(request, { params: Promise.resolve(found.params) }))
+      .then((answer) => send(answer, req, res))
+      .catch((err) => {
+        // route() maps every error to an answer; reaching here is a bug of ours or a lost socket.
+        process.stderr.write(`asynqlens: ${method} ${path}: ${err?.stack ?? err}\n`);
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { code: 'internal', message: 'internal error' } }));
+        } else res.destroy();
+      });
+    return true;
+  };
+}
