@@ -55,9 +55,9 @@ async function main(): Promise<void> {
     // The routing page starts from the patterns the demo's workers register.
     const routingFile = join(redis.dir, 'routing.json');
     writeFileSync(routingFile, JSON.stringify({ patterns: demoMux(client).patterns() }));
-    // The product's own launcher, run by Node directly (not through npm) so a signal reaches
-    // the server itself. The demo is a private sandbox: no login, and so loopback only.
-    app = spawn(process.execPath, [join(root, 'bin', 'asynqlens.mjs'), '--auth', 'none', '--host', '127.0.0.1', '--port', String(port)], {
+    // The product's own launcher, run as a program (not through npm) so a signal reaches the
+    // server itself. The demo is a private sandbox: no login, and so loopback only.
+    app = spawn(join(root, 'bin', 'asynqlens.mjs'), ['--auth', 'none', '--host', '127.0.0.1', '--port', String(port)], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...process.env, REDIS_URL: redis.url, ASYNQLENS_ROUTING_FILE: routingFile },

@@ -25,4 +25,4 @@ function size(path) {
   return readdirSync(path).reduce((sum, name) => sum + size(join(path, name)), 0);
 }
 const mb = (size(out) / 1024 / 1024).toFixed(1);
-console.log(`standalone build: ${distDir}/standalone (${mb} MB) — run it with \`node ${distDir}/standalone/bin/asynqlens.mjs --help\``);
+console.log(`standalone build: ${distDir}/standalone (${mb} MB) — run it with \`${distDir}/standalone/bin/asynqlens.mjs --help\``);

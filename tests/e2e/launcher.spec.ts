@@ -107,14 +107,14 @@ const specs: Spec[] = [
     },
   },
   {
-    name: 'standalone: the build folder copied elsewhere runs with node alone and serves the console',
+    name: 'standalone: the build folder copied elsewhere runs as a program with node alone and serves the console',
     run: async ({ baseUrl }) => {
       const dir = mkdtempSync(join(tmpdir(), 'asynqlens-standalone-'));
       const port = await freePort();
       // Outside the checkout, so no node_modules of the project can be found from there.
       cpSync(join(root, '.next', 'standalone'), dir, { recursive: true });
       const redisUrl = `redis://127.0.0.1:${new URL(baseUrl).port}`;
-      const child = spawn(process.execPath, [join(dir, 'bin', 'asynqlens.mjs'), '--auth', 'none', '--port', String(port)], {
+      const child = spawn(join(dir, 'bin', 'asynqlens.mjs'), ['--auth', 'none', '--port', String(port)], {
         cwd: tmpdir(),
         env: cleanEnv({ REDIS_URL: redisUrl }) as NodeJS.ProcessEnv,
         stdio: 'ignore',

@@ -34,7 +34,8 @@ export async function startApp(redisUrl: string, env: Record<string, string> = {
     throw new Error(`No standalone build in ${distDir}/standalone: run \`npm run build\` first (scripts/test.sh does).`);
   }
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'bin', 'asynqlens.mjs'), '--host', '127.0.0.1', '--port', String(port)], {
+  // The launcher as a program, as `npm start` and `npx asynqlens` run it (its shebang sets Node's flags).
+  const child: ChildProcess = spawn(join(root, 'bin', 'asynqlens.mjs'), ['--host', '127.0.0.1', '--port', String(port)], {
     cwd: root,
     // Authentication off unless a spec's env turns it on (login.spec.ts).
     env: { ...process.env, ASYNQLENS_AUTH: 'none', ASYNQLENS_AUDIT: 'off', ...env, REDIS_URL: redisUrl, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port) },
