@@ -62,7 +62,7 @@ const specs: Spec[] = [
         }
 
         // Reads: same JSON; the lane's answer skipped Next, the other went through it.
-        for (const path of ['/api/queues', `/api/queues/${QUEUE}/tasks?state=pending&size=20`, `/api/queues/${QUEUE}`, '/api/health']) {
+        for (const path of ['/api/queues', `/api/queues/${QUEUE}/tasks?state=pending&size=20`, `/api/queues/${QUEUE}`, '/api/health', '/api/health/live']) {
           const [lane, next] = await both('GET', path);
           assert.equal(lane.status, next.status, path);
           assert.ok(!viaNext(lane), `${path}: answered by the lane`);

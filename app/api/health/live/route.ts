@@ -1,12 +1,12 @@
+import { route } from '@/lib/server/http/route';
 import { getLiveness } from '@/lib/server/services/health';
 
 export const dynamic = 'force-dynamic';
 
 /**
- * Liveness: 200 whenever the process answers. Not wrapped in route(): it reads no input and
- * must touch nothing (no Redis gate, no configuration), so a Redis outage never gets the
- * console restarted. Never cached, like every probe.
+ * Liveness: 200 whenever the process answers. No Redis gate and nothing read from Redis, so a
+ * Redis outage never gets the console restarted; a public path, so no identity is asked;
+ * route() still applies the Host rule and the security headers, as on every answer. Never
+ * cached, like every probe.
  */
-export function GET(): Response {
-  return Response.json(getLiveness(), { headers: { 'cache-control': 'no-store' } });
-}
+export const GET = route({ noStore: true, redisGate: false }, () => getLiveness());
