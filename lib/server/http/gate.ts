@@ -3,6 +3,7 @@ import { AuthConfigError, authConfig, type AuthConfig } from '../auth/config';
 import { isHttps } from '../auth/session';
 import { hostRefusal } from './host-check';
 import { undecodablePath } from './request-input';
+import { jsonAnswer } from './responses';
 import { HSTS, securityPolicy } from './security-headers';
 
 /**
@@ -35,13 +36,13 @@ export function gateRefusal(headers: Headers, urlHost: string, path: string, mac
   if (misdirected !== null) {
     // 421: this server is not the one for that authority (RFC 9110 §15.5.20), which is exactly
     // the case; 403 stays the answer about who may do what.
-    if (machine) return Response.json({ error: { code: 'misdirected_request', message: misdirected } }, { status: 421 });
+    if (machine) return jsonAnswer({ error: { code: 'misdirected_request', message: misdirected } }, { status: 421 });
     return new Response(`${misdirected}\n`, { status: 421, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   // A segment that does not decode (%FF): Next would answer its own bare 500.
   const undecodable = undecodablePath(path);
   if (undecodable !== null) {
-    if (machine) return Response.json({ error: { code: 'invalid_argument', message: undecodable, field: 'path' } }, { status: 400 });
+    if (machine) return jsonAnswer({ error: { code: 'invalid_argument', message: undecodable, field: 'path' } }, { status: 400 });
     return new Response(`${undecodable}\n`, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   return null;

@@ -10,6 +10,7 @@ import { gateRefusal, secureHeaders } from './gate';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
 import { DEFAULT_MAX_BODY, readJsonBody, readParams } from './request-input';
+import { jsonAnswer } from './responses';
 import { invalidateViews } from '../cache/views';
 import { checkRedis } from '../redis/stall';
 
@@ -168,13 +169,13 @@ export function route<
     if (out === undefined) return headed(new Response(null, { status: 204 }));
     const status = spec.status ?? 200;
     if (spec.text) return headed(new Response(out as string, { status, headers: { 'content-type': spec.text } }));
-    return headed(Response.json(out, { status }));
+    return headed(jsonAnswer(out, { status }));
   }
 
   function failed(err: unknown, started: number): Response {
     const e = toApiError(err, spec);
     const instead = spec.recover?.(e, started);
-    return instead === undefined ? headed(Response.json(e.toEnvelope(), { status: e.status })) : answer(instead);
+    return instead === undefined ? headed(jsonAnswer(e.toEnvelope(), { status: e.status })) : answer(instead);
   }
 
   function headed(res: Response): Response {
