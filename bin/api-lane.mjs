@@ -130,7 +130,8 @@ async function send(answer, req, res) {
   if (WHOLE.test(type)) {
     const text = answer[BODY_TEXT];
     let body = typeof text === 'string' ? Buffer.from(text) : Buffer.from(await answer.arrayBuffer());
-    if (body.length >= COMPRESS_FROM) {
+    // An answer the route compressed itself (the metrics exposition) is sent as it is.
+    if (body.length >= COMPRESS_FROM && !('content-encoding' in headers)) {
       headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
       if (/\bgzip\b/i.test(req.headers['accept-encoding'] ?? '')) {
         body = await gzip(body);
