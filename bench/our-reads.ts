@@ -3,7 +3,7 @@
  * real route handlers in this process, so the Redis traffic counted (round trips on this
  * client's socket, commands under MONITOR) is exactly what the route sends. Their latency is
  * measured elsewhere, over HTTP against the launched server (bench/http-servers.ts): an
- * in-process call skips the HTTP server, the request interceptor and Next's runtime, so its
+ * in-process call skips the HTTP server and the launcher, so its
  * time is never compared with a server's.
  *
  * Why a resolve hook: lib/server imports `server-only`, whose default export throws; Next.js

@@ -96,7 +96,7 @@ async function timeRead(ctx: BenchContext, targets: Target[], path: string, want
 
 /**
  * Top-level commands Redis saw during one GET of `path` to each server (MONITOR, from 50 ms
- * before to 100 ms after): what the whole server sends, interceptor included, not only the route.
+ * before to 100 ms after): what the whole server sends, authentication included, not only the route.
  */
 async function commandsOverHttp(ctx: BenchContext, targets: Target[], path: string): Promise<number[]> {
   const seen: number[] = [];
@@ -165,10 +165,10 @@ function section(ctx: BenchContext, d: ReadsDataset, seeded: string, memory: str
     '- **Latency is measured over HTTP on both sides**, on loopback, with one client: Node\'s `http` module in the bench process, one keep-alive agent per server limited to one socket (every timed request reuses it), one request at a time, the whole body read before the clock stops. ' +
       `The servers take turns request by request (ours, Go, ours, …) so the machine's noise falls on both; ${ctx.warmup} untimed rounds, then ${ctx.iterations} timed, nearest-rank p50/p95. Load average (1 min): ${t.load}. ` +
       'Server CPU per request = the server process\'s CPU time (every thread\'s schedstat) over the timed requests, divided by their number: less sensitive to the machine\'s other load than wall clock, and it includes whatever the server does in the background meanwhile.',
-    `- Our server: ${t.build}, started by the launcher (\`bin/asynqlens.mjs\` → the Next.js standalone server) with \`ASYNQLENS_AUTH=none\` and the shared snapshot off (\`ASYNQLENS_SNAPSHOT_MS=0\`), so every request reads Redis as each of Go's does. A request runs everything a production one does: the request interceptor (proxy.ts), the route wrapper, zod, the DTO mapping, JSON.`,
+    `- Our server: ${t.build}, started by the launcher (\`bin/asynqlens.mjs\` → the Next.js standalone server) with \`ASYNQLENS_AUTH=none\` and the shared snapshot off (\`ASYNQLENS_SNAPSHOT_MS=0\`), so every request reads Redis as each of Go's does. A request runs everything a production one does: the launcher's API lane (bin/api-lane.mjs, the default), the route wrapper's checks (Host rule, identity, security headers), zod, the DTO mapping, JSON.`,
     `- ${goServer}`,
     '- Both servers and the client run on the cores this process is pinned to (see the header); Redis has core 0 to itself.',
-    `- Redis traffic is counted in-process (never timed there): ${counted}, round trips = writes to the client socket per request (ioredis sends a pipeline in one write), commands = top-level commands under MONITOR (script-internal ones counted apart); Go's by \`interop-bin bench-reads\` (tests/go/bench.go), the same Inspector calls, round trips from a go-redis hook (one per command, one per pipeline). The column \`HTTP: commands\` is what Redis saw (MONITOR) during one HTTP request to each server: whole-server traffic, the request interceptor's included.`,
+    `- Redis traffic is counted in-process (never timed there): ${counted}, round trips = writes to the client socket per request (ioredis sends a pipeline in one write), commands = top-level commands under MONITOR (script-internal ones counted apart); Go's by \`interop-bin bench-reads\` (tests/go/bench.go), the same Inspector calls, round trips from a go-redis hook (one per command, one per pipeline). The column \`HTTP: commands\` is what Redis saw (MONITOR) during one HTTP request to each server: whole-server traffic, authentication's included.`,
     '- Target (small reads at Go\'s speed): p50 ours/Go ≤ 1.5× for the task detail and the pages, aiming at 1.0×.',
     '',
     readsTable(t.reads, go),
