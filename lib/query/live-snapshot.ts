@@ -122,11 +122,16 @@ function poll(): Promise<void> {
 export function useLivePolling(pollIntervalMs: number): void {
   useEffect(() => {
     let streaming = pollIntervalMs > 0 && canStream();
+    // The stream opens at the first tick a whole interval after the load: the server-rendered
+    // seed is current until then, and a request held open from the load would keep the page
+    // from ever reaching network idle (what tools and tests wait for).
+    const startAt = Date.now() + pollIntervalMs;
+    let started = false;
     let unfollow: (() => void) | null = null;
     let following = '';
     const follow = () => {
       const url = liveSnapshotUrl(table);
-      const want = streaming && !document.hidden ? liveStreamUrl(table, pollIntervalMs) : '';
+      const want = streaming && started && !document.hidden ? liveStreamUrl(table, pollIntervalMs) : '';
       if (want === following) return;
       unfollow?.();
       unfollow = null;
@@ -151,6 +156,8 @@ export function useLivePolling(pollIntervalMs: number): void {
       timer = setTimeout(() => {
         if (document.hidden) schedule();
         else if (streaming) {
+          started ||= Date.now() >= startAt;
+          follow();
           if (state.data) set({ ...state, checkedAt: Math.max(state.checkedAt, Date.now() + skewMs) });
           schedule();
         } else void poll().finally(schedule);
@@ -158,6 +165,7 @@ export function useLivePolling(pollIntervalMs: number): void {
     };
     const now = () => void poll().finally(schedule);
     const onVisible = () => {
+      if (!document.hidden) started = true;
       follow();
       if (!document.hidden) now();
     };
