@@ -118,10 +118,11 @@ export function createLiveStreams(limits: () => StreamLimits, build: (view: Live
   }
 
   function open(key: string, view: LiveView, everyMs: number): Broadcaster {
-    const b: Broadcaster = { key, view, everyMs, subscribers: new Set(), last: null, frame: null, timer: undefined, heartbeat: undefined! };
-    b.heartbeat = setInterval(() => {
-      for (const s of b.subscribers) write(b, s, HEARTBEAT);
+    const subs = new Set<Subscriber>();
+    const heartbeat = setInterval(() => {
+      for (const s of subs) write(b, s, HEARTBEAT);
     }, limits().heartbeatMs);
+    const b: Broadcaster = { key, view, everyMs, subscribers: subs, last: null, frame: null, timer: undefined, heartbeat };
     broadcasters.set(key, b);
     void tick(b);
     return b;
