@@ -12,7 +12,7 @@ import * as k from '../lib/asynq/keys';
 import { QUEUE_TABLE } from './ui-load';
 
 /** Calls per command (`cmdstat_<name>`, subcommands as `config|get`) from INFO commandstats. */
-async function commandCalls(admin: Redis): Promise<Map<string, number>> {
+export async function commandCalls(admin: Redis): Promise<Map<string, number>> {
   const info = await admin.info('commandstats');
   const calls = new Map<string, number>();
   for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) calls.set(m[1]!, Number(m[2]));
@@ -25,7 +25,7 @@ async function commandCalls(admin: Redis): Promise<Map<string, number>> {
  * here; an INFO the app sends stays counted), and `own` holds the other commands the bench sent
  * on the same connection in between.
  */
-function delta(before: Map<string, number>, after: Map<string, number>, own: Record<string, number>): Map<string, number> {
+export function delta(before: Map<string, number>, after: Map<string, number>, own: Record<string, number>): Map<string, number> {
   const out = new Map<string, number>();
   for (const [cmd, n] of after) {
     const d = n - (before.get(cmd) ?? 0) - (cmd === 'info' ? 1 : 0) - (own[cmd] ?? 0);
@@ -41,7 +41,7 @@ function delta(before: Map<string, number>, after: Map<string, number>, own: Rec
  * `counted` is how many were sent while `counting` was on (the admin connection runs commands
  * in the order sent, so these are exactly the ones between two INFOs sent on it).
  */
-function liveTicker(admin: Redis, queue: string, everyMs: number) {
+export function liveTicker(admin: Redis, queue: string, everyMs: number) {
   const state = { counting: false, counted: 0 };
   const tick = () => {
     if (state.counting) state.counted++;
@@ -101,6 +101,8 @@ interface Tab {
   refreshes: number[];
   requests: number[];
   snapshots: SnapshotPoll[];
+  /** Streams of /api/snapshot/stream the page opened and that are still open. */
+  streamsOpen: number;
   /** Page errors and failed requests (a tab whose scripts failed never hydrates, so never polls). */
   problems: string[];
 }
@@ -108,11 +110,16 @@ interface Tab {
 async function openTab(browser: Browser, url: string): Promise<Tab> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  const tab: Tab = { context, page, refreshes: [], requests: [], snapshots: [], problems: [] };
+  const tab: Tab = { context, page, refreshes: [], requests: [], snapshots: [], streamsOpen: 0, problems: [] };
   page.on('request', (r) => {
     const now = Date.now();
     tab.requests.push(now);
     if (r.method() === 'GET' && (r.headers()['rsc'] === '1' || new URL(r.url()).pathname === '/api/snapshot')) tab.refreshes.push(now);
+    if (new URL(r.url()).pathname === '/api/snapshot/stream') {
+      tab.streamsOpen++;
+      const ended = () => void tab.streamsOpen--;
+      r.response().then((res) => res?.finished()).then(ended, ended);
+    }
   });
   page.on('response', (res) => {
     const r = res.request();
@@ -161,6 +168,8 @@ export interface PollResult {
   openSpanMs: number;
   /** The app server's CPU time in the window (ms), when its pid was given. */
   serverCpuMs: number | null;
+  /** Tabs holding an open /api/snapshot/stream at the window's end (they need not poll). */
+  streamingTabs: number;
   /** Polls of /api/snapshot in the window: changed (200) and unchanged (304), with their mean bytes on the wire. */
   changed: { count: number; meanBytes: number };
   unchanged: { count: number; meanBytes: number };
@@ -250,6 +259,7 @@ export async function measurePolling(browser: Browser, url: string, admin: Redis
       openSpanMs: from - t0,
       liveTicks: ticker.state.counted,
       serverCpuMs: opts.serverPid ? cpu1 - cpu0 : null,
+      streamingTabs: open.filter((t) => t.streamsOpen > 0).length,
       changed: meanBytes(polls.filter((p) => p.status === 200)),
       unchanged: meanBytes(polls.filter((p) => p.status === 304)),
       problems: open.flatMap((t, i) => t.problems.map((p) => `tab ${i + 1}: ${p}`)),
@@ -258,74 +268,4 @@ export async function measurePolling(browser: Browser, url: string, admin: Redis
     ticker.stop();
     await Promise.all(open.map((t) => t.context.close().catch(() => {})));
   }
-}
-
-/**
- * `pollers` HTTP clients doing what a tab's poller does (lib/query/live-snapshot.ts): GET
- * `path` with the ETag held (If-None-Match), every `pollMs` on the server's clock (`x-now`).
- * A hundred real browser tabs do not fit on the bench machine; to the server these requests are
- * the tabs' requests, so its CPU time and Redis commands are theirs.
- */
-export async function measureHttpPollers(
-  appUrl: string,
-  path: string,
-  admin: Redis,
-  opts: { pollers: number; windowMs: number; pollMs: number; serverPid: number; liveQueue: string; liveEveryMs: number },
-): Promise<PollResult> {
-  const ticker = liveTicker(admin, opts.liveQueue, opts.liveEveryMs);
-  const polls: SnapshotPoll[][] = Array.from({ length: opts.pollers }, () => []);
-  const etags: (string | null)[] = Array.from({ length: opts.pollers }, () => null);
-  let skew = 0;
-  let stop = false;
-  const pollOnce = async (i: number) => {
-    const res = await fetch(`${appUrl}${path}`, { headers: etags[i] ? { 'if-none-match': etags[i] } : {} });
-    const body = Buffer.from(await res.arrayBuffer());
-    skew = Number(res.headers.get('x-now')) - Date.now() || skew;
-    if (res.status === 200) etags[i] = res.headers.get('etag');
-    let head = 0;
-    res.headers.forEach((v, k) => (head += k.length + v.length + 4));
-    polls[i]!.push({ at: Date.now(), status: res.status, bytes: head + body.length });
-  };
-  const loop = async (i: number) => {
-    await pollOnce(i);
-    while (!stop) {
-      await new Promise((r) => setTimeout(r, opts.pollMs - ((Date.now() + skew) % opts.pollMs)));
-      if (!stop) await pollOnce(i);
-    }
-  };
-  const loops = Array.from({ length: opts.pollers }, (_, i) => loop(i));
-  await new Promise((r) => setTimeout(r, 2 * opts.pollMs));
-  const before = await commandCalls(admin);
-  ticker.state.counting = true;
-  const cpu0 = cpuMs(opts.serverPid);
-  const from = Date.now();
-  await new Promise((r) => setTimeout(r, opts.windowMs));
-  ticker.state.counting = false;
-  const cpu1 = cpuMs(opts.serverPid);
-  const after = await commandCalls(admin);
-  const to = Date.now();
-  stop = true;
-  ticker.stop();
-  await Promise.all(loops);
-  const d = delta(before, after, { incr: ticker.state.counted });
-  const commands = [...d.values()].reduce((a, b) => a + b, 0);
-  const inside = polls.map((ps) => ps.filter((p) => p.at >= from && p.at < to));
-  const all = inside.flat();
-  return {
-    tabs: opts.pollers,
-    windowMs: to - from,
-    commands,
-    perMinute: (commands * 60_000) / (to - from),
-    byCommand: [...d.entries()].sort((a, b) => b[1] - a[1]),
-    refreshesPerTab: inside.map((ps) => ps.length),
-    requestsPerTab: inside.map((ps) => ps.length),
-    visibility: ['http poller'],
-    phasesMs: [],
-    problems: all.filter((p) => p.status !== 200 && p.status !== 304).map((p) => `status ${p.status}`),
-    openSpanMs: 0,
-    liveTicks: ticker.state.counted,
-    serverCpuMs: cpu1 - cpu0,
-    changed: meanBytes(all.filter((p) => p.status === 200)),
-    unchanged: meanBytes(all.filter((p) => p.status === 304)),
-  };
 }

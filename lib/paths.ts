@@ -70,6 +70,7 @@ export const apiPaths = underBasePath({
   health: () => '/api/health',
   queues: () => '/api/queues',
   snapshot: (query?: Query) => withQuery('/api/snapshot', query),
+  snapshotStream: (query?: Query) => withQuery('/api/snapshot/stream', query),
   queue: (qname: string, query?: Query) => withQuery(`/api/queues/${seg(qname)}`, query),
   history: (qname: string, days: number) => withQuery(`/api/queues/${seg(qname)}/history`, { days }),
   groups: (qname: string) => `/api/queues/${seg(qname)}/groups`,

@@ -23,6 +23,19 @@ export const liveSnapshotQuerySchema = z.object({
 });
 export type LiveSnapshotQuery = z.infer<typeof liveSnapshotQuerySchema>;
 
+/** The stream's tick when the viewer names none: the settings' default poll interval. */
+export const LIVE_STREAM_DEFAULT_EVERY_MS = 5000;
+
+/**
+ * GET /api/snapshot/stream: the same views, pushed as server-sent events (each event's id is the
+ * snapshot's ETag, its data the snapshot's JSON) every `every` ms on the server's clock, the
+ * viewer's poll interval; a tick that changed nothing sends nothing.
+ */
+export const liveStreamQuerySchema = liveSnapshotQuerySchema.extend({
+  every: intParam('every', 1000, 60_000).default(LIVE_STREAM_DEFAULT_EVERY_MS),
+});
+export type LiveStreamQuery = z.infer<typeof liveStreamQuerySchema>;
+
 const sidebarQueueSchema = z.object({
   queue: z.string(),
   size: z.number(),

@@ -13,6 +13,7 @@ export async function consoleRoutes() {
   return {
     queues: await import('@/app/api/queues/route'),
     snapshot: await import('@/app/api/snapshot/route'),
+    snapshotStream: await import('@/app/api/snapshot/stream/route'),
     queue: await import('@/app/api/queues/[qname]/route'),
     history: await import('@/app/api/queues/[qname]/history/route'),
     groups: await import('@/app/api/queues/[qname]/groups/route'),

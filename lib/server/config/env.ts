@@ -36,6 +36,13 @@ const envSchema = z.object({
   ASYNQLENS_COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(3000),
   /** How long one Redis read of a view is shared by every viewer (0 turns sharing off). */
   ASYNQLENS_SNAPSHOT_MS: z.coerce.number().int().nonnegative().default(1000),
+  /**
+   * Live snapshot streams (GET /api/snapshot/stream) held open at once by this process, and
+   * distinct views among them (each view builds a snapshot every tick); past either, a new
+   * stream is refused with a 503 `stream_limit` and the browser polls instead.
+   */
+  ASYNQLENS_STREAM_MAX_SUBSCRIBERS: z.coerce.number().int().positive().default(1000),
+  ASYNQLENS_STREAM_MAX_VIEWS: z.coerce.number().int().positive().default(100),
   /** Extra origins (comma-separated, e.g. a proxy's public URL) allowed to send mutations. */
   ASYNQLENS_ALLOWED_ORIGINS: z
     .string()
