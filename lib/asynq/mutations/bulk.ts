@@ -11,7 +11,7 @@ import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { runScript } from '../scripts';
 import type { TaskState } from '../states';
-import { createCallSizer, MAX_CALLS_IN_FLIGHT, usSince } from '../call-sizer';
+import { CALL_BUDGET_US, createCallSizer, MAX_CALLS_IN_FLIGHT } from '../call-sizer';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
 import { ACTION_STATES, moveError, type MoveAction } from './move-codes';
 import { assertQueueExists } from '../inspector/queues';
@@ -20,11 +20,6 @@ import { moveArgs } from './task-actions';
 export const MAX_BATCH = 500;
 const MIN_BATCH = 10;
 const FIRST_BATCH = 100;
-/**
- * Where move-all.lua stops a call early, µs: a call sized on cheaper tasks than the ones it
- * meets (and the calls already in flight when that shows) still ends near 2 ms.
- */
-const BULK_CALL_BUDGET_US = 2000;
 
 export interface BulkOptions {
   /** Needed for aggregating tasks: the group to act on. */
@@ -51,9 +46,11 @@ function checkAction(op: string, action: MoveAction, state: string): void {
 }
 
 /**
- * Acts on the given tasks, which must be in `state`. One round trip per 500 IDs, plus the
- * queue check. A task that is missing, active or in another state is reported in `failed`
- * and left untouched.
+ * Acts on the given tasks, which must be in `state`. One round trip per call of at most 500
+ * IDs, each sized by the Redis time move-tasks.lua reports for the last one, plus the queue
+ * check; a call the script cuts short at CALL_BUDGET_US (a pending task deep in a long list
+ * costs a walk of the list) leaves its other IDs to the next call. A task that is missing,
+ * active or in another state is reported in `failed` and left untouched.
  */
 export async function bulkByIds(redis: RedisClient, qname: string, action: MoveAction, state: string, ids: readonly string[], opts: BulkOptions = {}): Promise<BulkResult> {
   const op = `bulk${action}`;
@@ -66,18 +63,18 @@ export async function bulkByIds(redis: RedisClient, qname: string, action: MoveA
   for (let i = 0; i < ids.length; ) {
     if (opts.signal?.aborted) return { ...out, stopped: true };
     const chunk = ids.slice(i, i + sizer.size);
-    i += chunk.length;
     const { keys, args } = moveArgs(qname, action, state, chunk, now());
-    const started = performance.now();
-    const codes = asArray(await runScript(redis, 'moveTasks', keys, args), 'moveTasks').map((c) => asNumber(c) ?? 0);
-    // move-tasks.lua reports no time of its own: the call's duration, round trip included.
-    sizer.observe(chunk.length, usSince(started));
-    chunk.forEach((id, j) => {
-      const code = codes[j] ?? 0;
+    const reply = asArray(await runScript(redis, 'moveTasks', keys, args), 'moveTasks').map((c) => asNumber(c) ?? 0);
+    // { code per ID handled..., trimmed, elapsed µs }: the script handles at least one ID.
+    const handled = Math.max(1, Math.min(chunk.length, reply.length - 2));
+    sizer.observe(handled, reply[handled + 1] ?? 0);
+    chunk.slice(0, handled).forEach((id, j) => {
+      const code = reply[j] ?? 0;
       if (code === 1) out.succeeded++;
       else out.failed.push({ id, error: moveError(op, action, code, qname, id, state) });
     });
-    out.trimmed += codes[chunk.length] ?? 0;
+    out.trimmed += reply[handled] ?? 0;
+    i += handled;
     opts.onProgress?.({ done: i, total: ids.length });
   }
   return out;
@@ -125,7 +122,7 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
     const reply = asArray(
       await runScript(redis, 'moveAll', keys, [
         action, state, k.queueKeyPrefix(qname), Math.floor(t.getTime() / 1000), archiveCutoff(t), MAX_ARCHIVE_SIZE,
-        k.uniqueKeyPrefix(qname), asked, skip, opts.group ?? '', BULK_CALL_BUDGET_US,
+        k.uniqueKeyPrefix(qname), asked, skip, opts.group ?? '', CALL_BUDGET_US,
       ]),
       'moveAll',
     );

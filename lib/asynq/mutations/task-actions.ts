@@ -11,13 +11,17 @@ import * as k from '../keys';
 import { asArray, asBytes, asNumber } from '../reply';
 import { execPipeline, runScript } from '../scripts';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
+import { CALL_BUDGET_US } from '../call-sizer';
 import { moveError, type MoveAction } from './move-codes';
 
 /** Arguments of move-tasks.lua for `ids` of a queue. */
 export function moveArgs(qname: string, action: MoveAction, requiredState: string, ids: readonly string[], now: Date) {
   return {
     keys: [k.pendingKey(qname), k.archivedKey(qname), k.allGroups(qname)],
-    args: [action, requiredState, k.queueKeyPrefix(qname), Math.floor(now.getTime() / 1000), archiveCutoff(now), MAX_ARCHIVE_SIZE, k.uniqueKeyPrefix(qname), ...ids],
+    args: [
+      action, requiredState, k.queueKeyPrefix(qname), Math.floor(now.getTime() / 1000), archiveCutoff(now), MAX_ARCHIVE_SIZE,
+      k.uniqueKeyPrefix(qname), CALL_BUDGET_US, ...ids,
+    ],
   };
 }
 

@@ -4,7 +4,8 @@
  * is spent, the signal aborts, or every structure is read. Redis is never blocked for long:
  * each call reads at most 1,000 tasks (and about 512 KiB of msgs), sized by the one call sizer
  * (call-sizer.ts) from the Redis time the script reports for the previous call, to
- * stay near 1 ms, and workers are served between calls. The next batch is requested while
+ * stay near 1 ms, and cut short by the script itself at CALL_BUDGET_US (2 ms) when its tasks
+ * cost more than the last call's; workers are served between calls. The next batch is requested while
  * the visitor works on the current one.
  */
 import type { RedisClient } from '../redis-client';
@@ -17,7 +18,7 @@ import type { ScanRow } from './predicate';
 import { stateIndex, type TaskState } from '../states';
 import type { Structure } from '../task-source/structures';
 import { structuresFrom } from './sources';
-import { createCallSizer } from '../call-sizer';
+import { CALL_BUDGET_US, createCallSizer } from '../call-sizer';
 
 /** Tasks per script call at most (about 2.5 ms of Redis time with 200-byte msgs). */
 export const MAX_SCAN_BATCH = 1000;
@@ -60,12 +61,15 @@ interface Batch {
   redisUs: number;
 }
 
-/** One script call: the tasks at ranks [offset, offset + count) with their msgs. */
+/**
+ * One script call: the tasks at ranks [offset, offset + count) with their msgs, or the first of
+ * them, when the byte cap or the time budget (CALL_BUDGET_US) cut the call short.
+ */
 async function readBatch(redis: RedisClient, s: Structure, offset: number, count: number): Promise<Batch> {
   let reply: (Buffer | number | null)[];
   try {
     reply = asArray(
-      await runScript(redis, 'searchRange', [s.key], [s.kind, offset, count, k.taskKeyPrefix(s.queue), BYTE_CAP]),
+      await runScript(redis, 'searchRange', [s.key], [s.kind, offset, count, k.taskKeyPrefix(s.queue), BYTE_CAP, CALL_BUDGET_US]),
       'searchRange',
     ) as (Buffer | number | null)[];
   } catch (err) {
@@ -75,14 +79,13 @@ async function readBatch(redis: RedisClient, s: Structure, offset: number, count
     throw err;
   }
   const rows: ScanRow[] = [];
-  let bytes = 0;
-  for (let i = 1; i + 2 < reply.length; i += 3) {
+  for (let i = 2; i + 2 < reply.length; i += 3) {
     const msg = (reply[i + 1] ?? null) as Buffer | null;
     const score = reply[i + 2] as Buffer | null;
-    if (msg) bytes += msg.length;
     rows.push({ state: s.state, id: reply[i] as Buffer, msg, score: score ? Number(score.toString()) : null });
   }
-  return { rows, ended: rows.length < count && bytes < BYTE_CAP, redisUs: Number(reply[0] ?? 0) };
+  const cut = Number(reply[1] ?? 0) === 1;
+  return { rows, ended: rows.length < count && !cut, redisUs: Number(reply[0] ?? 0) };
 }
 
 const at = (s: Structure, offset: number): ScanPosition => ({ queue: s.queue, state: stateIndex(s.state), group: s.group, offset });

@@ -127,8 +127,8 @@ describe('@readonly scripts', () => {
     ['queueStats', statsKeys, ['0', k.taskKeyPrefix(Q), k.groupKeyPrefix(Q)]],
     ['readTaskMsgs', [k.pendingKey(Q)], ['list', 0, 10, k.taskKeyPrefix(Q)]],
     ['readTaskMsgs', [k.scheduledKey(Q)], ['zset', 0, 10, k.taskKeyPrefix(Q)]],
-    ['searchRange', [k.pendingKey(Q)], ['list', 0, 10, k.taskKeyPrefix(Q), 1_000_000]],
-    ['searchRange', [k.scheduledKey(Q)], ['zset', 0, 10, k.taskKeyPrefix(Q), 1]],
+    ['searchRange', [k.pendingKey(Q)], ['list', 0, 10, k.taskKeyPrefix(Q), 1_000_000, 2000]],
+    ['searchRange', [k.scheduledKey(Q)], ['zset', 0, 10, k.taskKeyPrefix(Q), 1, 2000]],
     ['workerListLeaseExpired', [k.leaseKey(Q)], [now, k.taskKeyPrefix(Q)]],
     ['workerReadAggregationSet', [`${k.groupKey(Q, 'g1')}:set1`, k.allAggregationSets(Q)], [k.taskKeyPrefix(Q)]],
   ];

@@ -12,19 +12,36 @@
   ARGV[5] archive cutoff (now - 90 days), Unix seconds
   ARGV[6] archive size limit (10000: asynq keeps the newest 9 999)
   ARGV[7] unique-lock prefix  asynq:{<q>}:unique:
-  ARGV[8..] task ids
+  ARGV[8] time budget, µs: once the tasks handled so far took this long (the clock is read
+          after each task: one pending task may cost a walk of a long list) the call stops early and leaves the rest of the IDs untouched, so a
+          call whose tasks turn out costlier than the last call's (a pending task deep in a
+          long list) stays short
+  ARGV[9..] task ids
 
-  Returns { code per id..., number trimmed from the archive }, codes:
+  Returns { code per id handled..., number trimmed from the archive, elapsed µs }: fewer codes
+  than IDs means the time budget stopped the call and the caller sends the rest again. The
+  elapsed time is the script's own (TIME at start and end), which the caller sizes the next
+  call by. Codes:
     1 done | 0 task not found | -1 task is active | -2 already pending (run)
     -3 already archived (archive) | -4 not in the required state | -5 not in its state's set
   Semantics follow asynq's RunTask / ArchiveTask / DeleteTask (state, lists, groups; run does
   not write pending_since; archive does not rewrite msg). Delete also releases a lock named
   only in the msg, and archive trimming deletes trimmed hashes (asynq's inspector leaks both).
   Cost: O(1) per zset/group task; O(distance from the tail) per pending task (LREM from the
-  tail, where the oldest, first-listed tasks are); plus at most 500 trimmed members.
+  tail, where the oldest, first-listed tasks are); plus at most 500 trimmed members; one TIME
+  per task (about 0.3 µs).
 ]]
 -- @include msg-unique-key
 -- @include archive-trim
+-- Redis before 5 replicates a script verbatim and then refuses writes after TIME; this makes
+-- it replicate the effects instead (the default, and a no-op, since Redis 5).
+if redis.replicate_commands then pcall(redis.replicate_commands) end
+local t0 = redis.call('TIME')
+local function elapsed_us()
+  local t = redis.call('TIME')
+  return (t[1] - t0[1]) * 1000000 + (t[2] - t0[2])
+end
+local budget = tonumber(ARGV[8])
 local action, want, prefix = ARGV[1], ARGV[2], ARGV[3]
 local now, cutoff, max_size, lock_prefix = ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7]
 local codes, archived = {}, 0
@@ -43,7 +60,8 @@ local function remove_from_source(id, state, tk)
   return redis.call('ZREM', prefix .. state, id) > 0
 end
 
-for i = 8, #ARGV do
+for i = 9, #ARGV do
+  if i > 9 and elapsed_us() >= budget then break end
   local id = ARGV[i]
   local tk = prefix .. 't:' .. id
   local state = redis.call('HGET', tk, 'state')
@@ -77,4 +95,5 @@ end
 local trimmed = 0
 if archived > 0 then trimmed = trim_archive(KEYS[2], prefix .. 't:', cutoff, max_size, 500) end
 codes[#codes + 1] = trimmed
+codes[#codes + 1] = elapsed_us()
 return codes
