@@ -4,6 +4,11 @@
  * (ui-load.ts: navigation start → its queue table on screen with a row for every queue, fresh
  * contexts, warm server). Runs only when ASYNQMON_BIN names a binary, e.g. built with
  * `GOPATH=$(mktemp -d) go install github.com/hibiken/asynqmon/cmd/asynqmon@v0.7.2`.
+ *
+ * The two apps' loads alternate, ours then asynqmon's in each round: on a machine shared with
+ * other work the load average moves by several times within a minute (10 to 45 on 2 cores was
+ * seen), and twenty loads of one app followed by twenty of the other compared two different
+ * machines (the same build measured 0.46× to 0.74× that way).
  */
 import { spawn } from 'node:child_process';
 import type { Browser } from 'playwright-core';
@@ -12,13 +17,23 @@ import { percentile } from './measure';
 import { timeOneLoad, type LoadTiming } from './ui-load';
 
 export interface AsynqmonLoads {
+  /** asynqmon's loads, and ours, round by round (ours[i] ran just before samples[i]). */
   samples: LoadTiming[];
+  ours: LoadTiming[];
   p50Ms: number;
   fcpP50Ms: number;
+  oursP50Ms: number;
+  /** The median over rounds of ours / asynqmon's. */
+  roundRatioP50: number;
 }
 
-/** asynqmon's dashboard at `/`, timed `runs` times after `warmups`; null without ASYNQMON_BIN. */
-export async function measureAsynqmon(browser: Browser, redisUrl: string, queues: string[], warmups: number, runs: number): Promise<AsynqmonLoads | null> {
+const p50 = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+
+/**
+ * asynqmon's dashboard at `/` and our overview at `oursUrl`, `runs` rounds after `warmups` of
+ * each; null without ASYNQMON_BIN.
+ */
+export async function measureAsynqmon(browser: Browser, redisUrl: string, oursUrl: string, queues: string[], warmups: number, runs: number): Promise<AsynqmonLoads | null> {
   const bin = process.env.ASYNQMON_BIN;
   if (!bin) return null;
   const port = await freePort();
@@ -32,9 +47,19 @@ export async function measureAsynqmon(browser: Browser, redisUrl: string, queues
     }
     for (let i = 0; i < warmups; i++) await timeOneLoad(browser, url, queues, 'table');
     const samples: LoadTiming[] = [];
-    for (let i = 0; i < runs; i++) samples.push(await timeOneLoad(browser, url, queues, 'table'));
-    const sorted = (f: (t: LoadTiming) => number) => samples.map(f).sort((a, b) => a - b);
-    return { samples, p50Ms: percentile(sorted((t) => t.renderedMs), 50), fcpP50Ms: percentile(sorted((t) => t.fcpMs), 50) };
+    const ours: LoadTiming[] = [];
+    for (let i = 0; i < runs; i++) {
+      ours.push(await timeOneLoad(browser, oursUrl, queues));
+      samples.push(await timeOneLoad(browser, url, queues, 'table'));
+    }
+    return {
+      samples,
+      ours,
+      p50Ms: p50(samples.map((t) => t.renderedMs)),
+      fcpP50Ms: p50(samples.map((t) => t.fcpMs)),
+      oursP50Ms: p50(ours.map((t) => t.renderedMs)),
+      roundRatioP50: p50(ours.map((t, i) => t.renderedMs / samples[i]!.renderedMs)),
+    };
   } finally {
     child.kill('SIGTERM');
   }
