@@ -9,7 +9,7 @@
  * for at most its calls' time), each wave sized by what the previous one measured.
  *
  * The size learned is kept per Redis client, so the next listing starts at it: a deployment
- * whose queues fit in one chunk is read in one script call (SMEMBERS + one EVALSHA, two round
+ * whose queues fit in one chunk is read in one script call (SSCAN + one EVALSHA, two round
  * trips) from the first listing on — always up to MIN_CHUNK queues, usually up to 50-65.
  */
 import { MAX_CALLS_IN_FLIGHT, TARGET_CALL_US } from '../call-sizer';
@@ -73,7 +73,7 @@ export async function readInChunks<T>(
   const known = learned.get(owner);
   let size = known ?? FIRST_CHUNK;
   // Waves grow from one call only while nothing is measured; once the size is learned, a
-  // deployment of up to MAX_CALLS_IN_FLIGHT chunks is one round trip after SMEMBERS.
+  // deployment of up to MAX_CALLS_IN_FLIGHT chunks is one round trip after SSCAN.
   let wave = known === undefined ? 1 : MAX_CALLS_IN_FLIGHT;
   const rows: T[] = [];
   for (let at = 0; at < names.length; ) {

@@ -10,7 +10,7 @@ export const METRICS_CONTENT_TYPE = EXPOSITION_CONTENT_TYPE;
 
 /**
  * One Prometheus scrape, as exposition text. Its only Redis read is the queue list every
- * dashboard shares (listQueues: SMEMBERS + the stats script in calls of about 1 ms of Redis
+ * dashboard shares (listQueues: SSCAN + the stats script in calls of about 1 ms of Redis
  * time, 2 round trips up to 40-65 queues), so its cost does not grow with tasks, and
  * a scrape that lands while a dashboard's snapshot is fresh reads nothing at all. Throws what
  * the read throws.

@@ -1,6 +1,6 @@
 /**
  * What a scrape costs Redis, counted by Redis itself (MONITOR): 2 commands while the queues fit
- * in one stats call (always up to MIN_CHUNK queues) — SMEMBERS and the stats script, plus a
+ * in one stats call (always up to MIN_CHUNK queues) — SSCAN and the stats script, plus a
  * SCRIPT LOAD and the call again the first time a Redis sees the script — and never a command
  * per queue or MEMORY USAGE. Thousands of queues are read in chunks of about 1.5 ms of Redis
  * time (tests/integration/inspector/queue-stats-chunks.test.ts). A private redis-server, because
@@ -51,7 +51,7 @@ describe('scrape cost', () => {
     await scrape(); // loads the script, as any earlier read of a running console would have
     const { result, commands, scriptCommands } = await countCommands(server.url, 0, scrape);
     expect(queueCount(result)).toBe(n);
-    expect(commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(commands).toEqual(['sscan', 'evalsha_ro']);
     expect(scriptCommands).not.toContain('memory');
   });
 
@@ -60,11 +60,11 @@ describe('scrape cost', () => {
     await redis.script('FLUSH');
     const { result, commands } = await countCommands(server.url, 0, scrape);
     expect(queueCount(result)).toBe(MIN_CHUNK);
-    expect(commands).toEqual(['smembers', 'evalsha_ro', 'script', 'evalsha_ro']);
+    expect(commands).toEqual(['sscan', 'evalsha_ro', 'script', 'evalsha_ro']);
   });
 
   it('is 1 command with no queues', async () => {
     const { commands } = await countCommands(server.url, 0, scrape);
-    expect(commands).toEqual(['smembers']);
+    expect(commands).toEqual(['sscan']);
   });
 });

@@ -28,7 +28,7 @@ describe('scrapes share the dashboard snapshot', () => {
         ...Array.from({ length: 10 }, () => callRoute(queues.GET, '/api/queues')),
       ]),
     );
-    expect(commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(commands).toEqual(['sscan', 'evalsha_ro']);
     for (const r of result.slice(0, 10)) expect(r.bytes.toString()).toContain('asynq_queue_paused_total{queue="shared"} 1\n');
     for (const r of result.slice(10)) expect(r.body.queues[0].paused).toBe(true);
   });
