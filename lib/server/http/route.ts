@@ -5,6 +5,7 @@ import { audited, type Seen } from '../audit/capture';
 import { assertMayMutate, requirePrincipal } from '../auth/guard';
 import type { Principal } from '../auth/principal';
 import { toApiError } from './errors';
+import { GzipBody, gzipBodyResponse } from './gzip-body';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
 import { DEFAULT_MAX_BODY, readJsonBody, readParams } from './request-input';
@@ -39,7 +40,10 @@ interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined, 
   sameSite?: boolean;
   /** Status for a successful object response (default 200). */
   status?: number;
-  /** The handler answers this content type's text instead of JSON (the metrics exposition). */
+  /**
+   * The handler answers this content type's text instead of JSON (the metrics exposition): a
+   * string, or a GzipBody (gzip-body.ts) compressed once for many requests.
+   */
   text?: string;
   /** Every answer, errors included, says `cache-control: no-store` (probes, scrapes). */
   noStore?: boolean;
@@ -104,7 +108,7 @@ export function route<
     try {
       user = await requirePrincipal(req, url.pathname);
     } catch (err) {
-      return failed(err, started);
+      return failed(err, started, req);
     }
     const seen: Seen = { params: {} };
     const res = await respond(req, url, ctx, user, seen, started);
@@ -134,9 +138,9 @@ export function route<
         const work = out;
         out = await settle(() => work.run());
       }
-      return answer(out);
+      return answer(out, req);
     } catch (err) {
-      return failed(err, started);
+      return failed(err, started, req);
     }
   }
 
@@ -153,18 +157,19 @@ export function route<
     }
   }
 
-  function answer(out: unknown): Response {
+  function answer(out: unknown, req: Request): Response {
     if (out instanceof Response) return out;
     if (out === undefined) return headed(new Response(null, { status: 204 }));
     const status = spec.status ?? 200;
+    if (out instanceof GzipBody) return headed(gzipBodyResponse(out, req, spec.text ?? 'application/octet-stream', status));
     if (spec.text) return headed(new Response(out as string, { status, headers: { 'content-type': spec.text } }));
     return headed(Response.json(out, { status }));
   }
 
-  function failed(err: unknown, started: number): Response {
+  function failed(err: unknown, started: number, req: Request): Response {
     const e = toApiError(err, spec);
     const instead = spec.recover?.(e, started);
-    return instead === undefined ? headed(Response.json(e.toEnvelope(), { status: e.status })) : answer(instead);
+    return instead === undefined ? headed(Response.json(e.toEnvelope(), { status: e.status })) : answer(instead, req);
   }
 
   function headed(res: Response): Response {
