@@ -27,7 +27,11 @@ export interface MetricFamily {
   name: string;
   help: string;
   type: MetricType;
-  samples: readonly Sample[];
+  /**
+   * The samples, read once while the family is written: a family of one series per queue
+   * produces them as it is written (a generator) rather than holding 25,000 of them at once.
+   */
+  samples: Iterable<Sample>;
 }
 
 /** The Content-Type of format 0.0.4, what Prometheus asks for first. */
@@ -94,9 +98,11 @@ export function* expositionChunks(families: readonly MetricFamily[]): Generator<
   let lines = 0;
   for (const f of sorted) {
     if (!METRIC_NAME.test(f.name)) throw new Error(`invalid metric name "${f.name}"`);
-    if (f.samples.length === 0) continue;
-    chunk += `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
+    let first = true;
     for (const { labels, value } of f.samples) {
+      // The header with the first sample: a family without samples writes nothing.
+      if (first) chunk += `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
+      first = false;
       const text = labelText(labels);
       chunk += text === '' ? `${f.name} ${formatValue(value)}\n` : `${f.name}{${text}} ${formatValue(value)}\n`;
       if (++lines === CHUNK_LINES) {

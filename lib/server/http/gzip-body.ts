@@ -53,7 +53,9 @@ export function acceptsGzip(req: Request): boolean {
 
 /** `body` as a response: the gzip bytes with Content-Encoding when accepted, else decompressed on the way out. */
 export function gzipBodyResponse(body: GzipBody, req: Request, contentType: string, status: number): Response {
-  const headers = { 'content-type': contentType, vary: 'Accept-Encoding' };
+  // no-transform: the server's own compression (Next's, for every response a client would take
+  // gzip for) must not compress these bytes a second time.
+  const headers = { 'content-type': contentType, vary: 'Accept-Encoding', 'cache-control': 'no-transform' };
   if (acceptsGzip(req)) {
     return new Response(body.gzip, {
       status,

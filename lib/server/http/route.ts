@@ -173,7 +173,7 @@ export function route<
   }
 
   function headed(res: Response): Response {
-    if (spec.noStore) res.headers.set('cache-control', 'no-store');
+    if (spec.noStore) res.headers.set('cache-control', ['no-store', res.headers.get('cache-control')].filter(Boolean).join(', '));
     return res;
   }
 }
