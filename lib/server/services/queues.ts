@@ -14,7 +14,7 @@ import { shared } from '../cache/snapshot';
 
 /**
  * Every queue's stats, one snapshot shared by every caller (API, overview, /metrics): SSCAN
- * and the stats script in calls of about 1 ms of Redis time, three per round trip (two round
+ * and the stats script in calls of about 1 ms of Redis time, up to three in flight (two round
  * trips up to 40-65 queues; lib/asynq/inspector/queue-stats-chunks.ts).
  */
 export async function listQueues(): Promise<{ queues: QueueStatsDto[] }> {
