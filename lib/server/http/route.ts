@@ -5,7 +5,7 @@ import { audited, type Seen } from '../audit/capture';
 import { assertMayMutate, requirePrincipal } from '../auth/guard';
 import type { Principal } from '../auth/principal';
 import { toApiError } from './errors';
-import { GzipBody, gzipBodyResponse } from './gzip-body';
+import { TextChunks, textChunksResponse } from './text-chunks';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
 import { DEFAULT_MAX_BODY, readJsonBody, readParams } from './request-input';
@@ -42,7 +42,7 @@ interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined, 
   status?: number;
   /**
    * The handler answers this content type's text instead of JSON (the metrics exposition): a
-   * string, or a GzipBody (gzip-body.ts) compressed once for many requests.
+   * string, or TextChunks (text-chunks.ts) built once for many requests.
    */
   text?: string;
   /** Every answer, errors included, says `cache-control: no-store` (probes, scrapes). */
@@ -108,7 +108,7 @@ export function route<
     try {
       user = await requirePrincipal(req, url.pathname);
     } catch (err) {
-      return failed(err, started, req);
+      return failed(err, started);
     }
     const seen: Seen = { params: {} };
     const res = await respond(req, url, ctx, user, seen, started);
@@ -138,9 +138,9 @@ export function route<
         const work = out;
         out = await settle(() => work.run());
       }
-      return answer(out, req);
+      return answer(out);
     } catch (err) {
-      return failed(err, started, req);
+      return failed(err, started);
     }
   }
 
@@ -157,23 +157,23 @@ export function route<
     }
   }
 
-  function answer(out: unknown, req: Request): Response {
+  function answer(out: unknown): Response {
     if (out instanceof Response) return out;
     if (out === undefined) return headed(new Response(null, { status: 204 }));
     const status = spec.status ?? 200;
-    if (out instanceof GzipBody) return headed(gzipBodyResponse(out, req, spec.text ?? 'application/octet-stream', status));
+    if (out instanceof TextChunks) return headed(textChunksResponse(out, spec.text ?? 'text/plain; charset=utf-8', status));
     if (spec.text) return headed(new Response(out as string, { status, headers: { 'content-type': spec.text } }));
     return headed(Response.json(out, { status }));
   }
 
-  function failed(err: unknown, started: number, req: Request): Response {
+  function failed(err: unknown, started: number): Response {
     const e = toApiError(err, spec);
     const instead = spec.recover?.(e, started);
-    return instead === undefined ? headed(Response.json(e.toEnvelope(), { status: e.status })) : answer(instead, req);
+    return instead === undefined ? headed(Response.json(e.toEnvelope(), { status: e.status })) : answer(instead);
   }
 
   function headed(res: Response): Response {
-    if (spec.noStore) res.headers.set('cache-control', ['no-store', res.headers.get('cache-control')].filter(Boolean).join(', '));
+    if (spec.noStore) res.headers.set('cache-control', 'no-store');
     return res;
   }
 }
