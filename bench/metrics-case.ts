@@ -17,7 +17,7 @@ import { verifySeeded } from './task-message';
 
 const MAX_TRIPS = 3;
 const MONITORED_SCRAPES = 5;
-const SCRAPE_COMMANDS = ['smembers', 'evalsha', 'eval', 'evalsha_ro', 'eval_ro'];
+const SCRAPE_COMMANDS = ['sscan', 'evalsha', 'eval', 'evalsha_ro', 'eval_ro'];
 
 /** Calls and microseconds of the scrape's commands in INFO commandstats. */
 async function commandStats(admin: Redis): Promise<{ calls: number; usec: number }> {
@@ -73,7 +73,7 @@ function section(summary: string, m: Measured, iterations: number, go: GoOutcome
     `- Dataset: ${summary} (the read benchmark's, seeded afresh)`,
     '- Ours: `GET /api/metrics` route handler called in-process (auth wrapper, the shared queue read, text rendering), shared snapshots off so every scrape reads Redis. ' +
       `Round trips = writes to the client socket per scrape, over ${iterations} scrapes; commands = top-level commands under MONITOR, ${MONITORED_SCRAPES} scrapes each watched on its own; ` +
-      'calls and Redis time per scrape = INFO commandstats delta of SMEMBERS and the script commands (EVALSHA, EVAL and their read-only forms EVALSHA_RO, EVAL_RO) over the timed scrapes, divided by their number.',
+      'calls and Redis time per scrape = INFO commandstats delta of SSCAN and the script commands (EVALSHA, EVAL and their read-only forms EVALSHA_RO, EVAL_RO) over the timed scrapes, divided by their number.',
     "- asynq's exporter: its collector calls `Inspector.Queues()` then `GetQueueInfo(q)` for every queue on each scrape, which is Go's `queues` read of `interop-bin bench-reads` (asynq v0.26.0, round trips from a go-redis hook), measured here on the same data.",
     '',
     '| Scrape | Round trips | Commands (MONITOR, max) | Calls per scrape (commandstats) | Redis µs per scrape | p50 ms | p95 ms | Response |',

@@ -1,16 +1,18 @@
 /**
  * How many queues one call of the stats script reads. One call over every queue blocks Redis
- * for as long as the script runs (about 15 µs a queue: 75 ms at 5,000 queues, 375 ms at
+ * for as long as the script runs (about 13-20 µs a queue: 75 ms at 5,000 queues, 375 ms at
  * 25,000), so the queues are read in chunks sized by the time Redis itself reports for each
  * call (the script returns its own elapsed time), aiming at the one call target
- * (call-sizer.ts, 1 ms), so that even a wave of queues three times as costly as the last stays
- * under the 5 ms rule. Chunks are pipelined in waves of 1, 2, then MAX_CALLS_IN_FLIGHT calls
- * per round trip (Redis runs a pipeline's calls back to back, so a wave holds other clients
- * for at most its calls' time), each wave sized by what the previous one measured.
+ * (call-sizer.ts, 1 ms), so that even a chunk of queues three times as costly as the last stays
+ * under the 5 ms rule. At most MAX_CALLS_IN_FLIGHT calls are sent before the first answers, 1,
+ * then 2, then 3 while nothing is measured; each answer sends the next call at once, sized by
+ * what that answer measured. So Redis always has the next call queued (it never waits for this
+ * process, which on a busy machine may itself wait for a CPU), while another client still waits
+ * for at most 3 calls, as with waves of 3 in one pipeline, but without a pause between waves.
  *
  * The size learned is kept per Redis client, so the next listing starts at it: a deployment
- * whose queues fit in one chunk is read in one script call (SMEMBERS + one EVALSHA, two round
- * trips) from the first listing on — always up to MIN_CHUNK queues, usually up to 50-65.
+ * whose queues fit in one chunk is read in one script call (SSCAN + one EVALSHA, two round
+ * trips) from the first listing on — always up to MIN_CHUNK queues, usually up to 50-75.
  */
 import { MAX_CALLS_IN_FLIGHT, TARGET_CALL_US } from '../call-sizer';
 
@@ -40,14 +42,15 @@ export interface ChunkCall {
 const learned = new WeakMap<object, number>();
 
 /**
- * The next chunk size: as many queues as fit in TARGET_CALL_US at the last wave's per-queue
- * cost, moving at most by half or double per wave, within MIN_CHUNK and MAX_CHUNK. The cost
- * is the median over the wave's calls, not the worst: on a busy machine a call during which
- * Redis' process was descheduled reads as slow, and one such call would shrink every later one. Queues cost
- * 15-25 µs each, up to about three times that with 32 or more aggregation groups (the
- * script's bound), so a wave of costly queues halves the size at once. A wave's short last
- * chunk is left out when full ones exist: its fixed cost, spread over few queues, would read
- * as costly queues.
+ * The next chunk size after a call of `size` queues: as many queues as fit in TARGET_CALL_US
+ * at the per-queue cost of `calls` (the last few answered, that one included), moving at most
+ * by half or double of `size`, within MIN_CHUNK and MAX_CHUNK. The cost is the median over
+ * those calls, not the worst: on a busy machine a call during which Redis' process was
+ * descheduled reads as slow, and one such call would shrink every later one. Queues cost
+ * 13-25 µs each, up to about three times that with 32 or more aggregation groups (the
+ * script's bound), so a run of costly queues halves the size at once. A short chunk is left
+ * out when full ones exist: its fixed cost, spread over few queues, would read as costly
+ * queues.
  */
 export function nextChunkSize(size: number, calls: readonly ChunkCall[]): number {
   const full = calls.filter((c) => c.queues * 2 >= size);
@@ -58,34 +61,64 @@ export function nextChunkSize(size: number, calls: readonly ChunkCall[]): number
 }
 
 /**
- * Reads `names` in chunks, `readWave` sending one wave of chunks in one pipeline and answering
- * each chunk's rows and time. `owner` (the Redis client) keys the learned chunk size. Round
- * trips: one per wave — one for up to 3 chunks of the learned size (one of FIRST_CHUNK at
- * first), about 135 for 25,000 queues (about 400 calls of 50-65 queues, 3 per wave). Rows come
- * back in the order of `names`.
+ * Reads `names` in chunks, `readChunk` sending one chunk's call and answering its rows and time.
+ * `owner` (the Redis client) keys the learned chunk size. Up to MAX_CALLS_IN_FLIGHT calls are
+ * outstanding (1, then 2, then 3 on a client not measured yet); each answer sizes and sends the
+ * next call, never more than twice the queues of the call it measured. Round trips overlap:
+ * about 330-500 calls of 50-75 queues for 25,000 queues, 3 at a time. Rows come back in the
+ * order of `names`. The first failed call fails the listing (calls in flight are left to finish).
  */
 export async function readInChunks<T>(
   owner: object,
   names: readonly string[],
-  readWave: (chunks: string[][]) => Promise<ChunkReply<T>[]>,
+  readChunk: (chunk: string[]) => Promise<ChunkReply<T>>,
   onCall?: (call: ChunkCall) => void,
 ): Promise<T[]> {
   const known = learned.get(owner);
   let size = known ?? FIRST_CHUNK;
-  // Waves grow from one call only while nothing is measured; once the size is learned, a
-  // deployment of up to MAX_CALLS_IN_FLIGHT chunks is one round trip after SMEMBERS.
-  let wave = known === undefined ? 1 : MAX_CALLS_IN_FLIGHT;
-  const rows: T[] = [];
-  for (let at = 0; at < names.length; ) {
-    const chunks: string[][] = [];
-    for (let c = 0; c < wave && at < names.length; c++, at += size) chunks.push(names.slice(at, at + size));
-    const replies = await readWave(chunks);
-    const calls = replies.map((r, i) => ({ queues: chunks[i]!.length, elapsedUs: r.elapsedUs }));
-    for (const r of replies) for (const row of r.rows) rows.push(row);
-    if (onCall) calls.forEach(onCall);
-    size = nextChunkSize(size, calls);
-    wave = Math.min(wave * 2, MAX_CALLS_IN_FLIGHT);
-  }
+  // While nothing is measured the window opens one call per answer; once the size is learned, a
+  // deployment of up to MAX_CALLS_IN_FLIGHT chunks is one round trip after SSCAN.
+  let window = known === undefined ? 1 : MAX_CALLS_IN_FLIGHT;
+  const byChunk: T[][] = [];
+  /** The last answered calls, whose median cost sizes the next. */
+  const recent: ChunkCall[] = [];
+  await new Promise<void>((resolve, reject) => {
+    let at = 0;
+    let inFlight = 0;
+    let failed = false;
+    const send = () => {
+      while (!failed && inFlight < window && at < names.length) {
+        const chunk = names.slice(at, at + size);
+        const index = byChunk.length;
+        byChunk.push([]);
+        at += chunk.length;
+        inFlight++;
+        readChunk(chunk).then(
+          (reply) => {
+            inFlight--;
+            if (failed) return;
+            byChunk[index] = reply.rows;
+            const call = { queues: chunk.length, elapsedUs: reply.elapsedUs };
+            onCall?.(call);
+            recent.push(call);
+            if (recent.length > MAX_CALLS_IN_FLIGHT) recent.shift();
+            // A short last chunk says little of a queue's cost (its fixed cost is spread thin).
+            if (call.queues * 2 >= size) size = nextChunkSize(call.queues, recent);
+            window = Math.min(window + 1, MAX_CALLS_IN_FLIGHT);
+            if (at >= names.length && inFlight === 0) resolve();
+            else send();
+          },
+          (err: unknown) => {
+            inFlight--;
+            if (!failed) reject(err instanceof Error ? err : new Error(String(err)));
+            failed = true;
+          },
+        );
+      }
+    };
+    if (names.length === 0) resolve();
+    else send();
+  });
   learned.set(owner, size);
-  return rows;
+  return byChunk.flat();
 }

@@ -17,44 +17,30 @@ const EXACT_GROUP_LIMIT = 32;
 const DAY_MS = 86_400_000;
 
 /**
- * Past this many queues the names are read with SSCAN, not SMEMBERS: one SMEMBERS of 25,000
- * names takes Redis 3-4 ms (15 ms on a busy machine) to build its reply, in one call; 2,000
- * take about 0.3 ms.
+ * Names per SSCAN call (a hint Redis follows closely on a large set): about 0.15 ms of Redis
+ * time each. A set this small or smaller comes back whole in one call, as SMEMBERS would.
  */
-export const SSCAN_ABOVE = 2_000;
-/** Names per SSCAN call (a hint Redis follows closely on a set this large): about 0.15 ms each. */
 const SSCAN_COUNT = 1_000;
-/** How many names each client found last time, which picks the command for the next listing. */
-const lastCount = new WeakMap<object, number>();
 
 /**
- * Every queue name in `asynq:queues`, sorted. One round trip (SMEMBERS) while the client last
- * saw at most SSCAN_ABOVE queues (always the first time: one SMEMBERS per process start even on
- * a large deployment); past that, SSCAN in calls of SSCAN_COUNT, one round trip each (26 for
- * 25,000 queues). SSCAN may repeat a name while Redis resizes the set: they are deduplicated.
+ * Every queue name in `asynq:queues`, sorted. SSCAN in calls of SSCAN_COUNT, one round trip
+ * each: one for up to about a thousand queues, 26 for 25,000 — never one SMEMBERS of every
+ * name, which takes Redis 3-4 ms (15 ms on a busy machine) at 25,000 names, in one call.
+ * SSCAN may repeat a name while Redis resizes the set: they are deduplicated.
  */
 export async function listQueueNames(redis: RedisClient): Promise<string[]> {
-  const big = (lastCount.get(redis) ?? 0) > SSCAN_ABOVE;
-  const names = await (big ? scanQueueNames(redis) : smembersQueueNames(redis)).catch((err: unknown) => {
-    throw explainRedirect(err);
-  });
-  lastCount.set(redis, names.length);
-  return names.sort();
-}
-
-async function smembersQueueNames(redis: RedisClient): Promise<string[]> {
-  return (await redis.smembersBuffer(k.ALL_QUEUES)).map((b) => b.toString('utf8'));
-}
-
-async function scanQueueNames(redis: RedisClient): Promise<string[]> {
   const seen = new Set<string>();
   let cursor = '0';
-  do {
-    const [next, batch] = await redis.sscanBuffer(k.ALL_QUEUES, cursor, 'COUNT', SSCAN_COUNT);
-    cursor = next.toString();
-    for (const b of batch) seen.add(b.toString('utf8'));
-  } while (cursor !== '0');
-  return [...seen];
+  try {
+    do {
+      const [next, batch] = await redis.sscanBuffer(k.ALL_QUEUES, cursor, 'COUNT', SSCAN_COUNT);
+      cursor = next.toString();
+      for (const b of batch) seen.add(b.toString('utf8'));
+    } while (cursor !== '0');
+  } catch (err) {
+    throw explainRedirect(err);
+  }
+  return [...seen].sort();
 }
 
 /** Throws queue_not_found unless `qname` is in `asynq:queues`. One round trip (SISMEMBER). */
@@ -80,9 +66,20 @@ function statsKeys(qname: string, now: Date): string[] {
   ];
 }
 
-function statsArgs(qnames: readonly string[]): string[] {
-  return [String(EXACT_GROUP_LIMIT), ...qnames.flatMap((q) => [k.taskKeyPrefix(q), k.groupKeyPrefix(q)])];
+/**
+ * The stats script's ARGV: the group limit, then the suffix of each key of statsKeys after the
+ * queue's key prefix, and of the task- and group-key prefixes (cut from keys.ts, so the key
+ * names still come from there). The same for every queue: each queue then costs the call one
+ * argument, its key prefix ({@link statsScriptKeys}), not fourteen.
+ */
+function statsArgs(now: Date): string[] {
+  const q = 'q';
+  const cut = k.queueKeyPrefix(q).length;
+  return [String(EXACT_GROUP_LIMIT), ...[...statsKeys(q, now), k.taskKeyPrefix(q), k.groupKeyPrefix(q)].map((key) => key.slice(cut))];
 }
+
+/** The stats script's KEYS: one per queue, its key prefix (which carries its hash slot). */
+const statsScriptKeys = (qnames: readonly string[]): string[] => qnames.map(k.queueKeyPrefix);
 
 /** A counter asynq writes with INCR: absent (0) or a decimal integer. */
 function counter(r: unknown): number | 'bad' {
@@ -155,11 +152,10 @@ function readStatsRow(qname: string, reply: unknown, now: Date): QueueStats {
   if (asText(row[0]) === 'unreadable') {
     return unreadableRow(qname, { key: asText(row[1]) ?? '', expected: asText(row[2]) ?? '', found: asText(row[3]) ?? '' }, now);
   }
-  const keys = statsKeys(qname, now);
   for (const i of COUNTERS) {
     if (counter(row[i]) === 'bad') {
       const found = `string ${JSON.stringify(asText(row[i])!.slice(0, 40))}`;
-      return unreadableRow(qname, { key: keys[i]!, expected: 'integer string', found }, now);
+      return unreadableRow(qname, { key: statsKeys(qname, now)[i]!, expected: 'integer string', found }, now);
     }
   }
   return toQueueStats(qname, row, now);
@@ -178,41 +174,27 @@ export interface QueueStatsOptions {
 }
 
 /**
- * Stats of every queue in `asynq:queues`, sorted by name. SMEMBERS, then the stats script in
- * chunks sized by Redis' own time for each call (about 1 ms, see queue-stats-chunks.ts),
- * pipelined in waves: two round trips while the queues fit in one call (about 100 at first,
- * what the last listing measured after), 12 for 25,000 queues in the bench, after the 26 SSCAN
- * calls of listQueueNames. (asynq's inspector needs
+ * Stats of every queue in `asynq:queues`, sorted by name. SSCAN, then the stats script in
+ * chunks sized by Redis' own time for each call (about 1 ms, see queue-stats-chunks.ts), up
+ * to three calls in flight: two round trips while the queues fit in one call (about 60 at
+ * first, what the last listing measured after), about 330-500 overlapping calls for 25,000
+ * queues, after the 26 SSCAN calls of listQueueNames. (asynq's inspector needs
  * 1 + 3 per queue: a membership check, the stats script and the memory-usage script.)
  */
 export async function listQueueStats(redis: RedisClient, now: Date, opts: QueueStatsOptions = {}): Promise<QueueStats[]> {
   const names = await listQueueNames(redis);
   if (names.length === 0) return [];
   if (isCluster(redis)) return listQueueStatsBySlot(redis, names, now, opts);
-  const rows = await readInChunks(redis, names, (chunks) => statsWave(redis, chunks, now), opts.onCall);
+  const args = statsArgs(now);
+  const rows = await readInChunks(redis, names, async (qs) => statsReply(await runScript(redis, 'queueStats', statsScriptKeys(qs), args)), opts.onCall);
   return names.map((q, i) => readStatsRow(q, rows[i], now));
-}
-
-/** One wave of stats calls in one pipeline (one round trip), each chunk's reply in order. */
-async function statsWave(redis: RedisClient, chunks: string[][], now: Date) {
-  const replies = await execPipeline(
-    redis,
-    (p) => {
-      for (const qs of chunks) pipeScript(p, 'queueStats', qs.flatMap((q) => statsKeys(q, now)), statsArgs(qs));
-    },
-    ['queueStats'],
-  );
-  return replies.map(([err, reply]) => {
-    if (err) throw err;
-    return statsReply(reply);
-  });
 }
 
 /**
  * {@link listQueueStats} on a Redis Cluster, where one script cannot read queues of different
  * slots: the queues are grouped by slot and each group is read in chunks as on a single
  * server (one call per group unless a slot holds more than a chunk), all groups at once.
- * Round trips: SMEMBERS, then one per distinct queue slot (at most one per queue), concurrent.
+ * Round trips: SSCAN, then one per distinct queue slot (at most one per queue), concurrent.
  * A queue whose keys do not share a slot (see queueSlotProblem) is a row with `problem` set
  * rather than a failure of the whole list, and so is a queue whose master cannot be reached
  * (down, its connection refused or lost): the queues of the healthy masters are still shown.
@@ -227,12 +209,13 @@ async function listQueueStatsBySlot(redis: Cluster, names: string[], now: Date, 
     if (problem !== null) rows.set(q, problemRow(q, problem, now));
     else bySlot.set(queueSlot(q), [...(bySlot.get(queueSlot(q)) ?? []), q]);
   }
-  const readChunk = async (qs: string[]) => statsReply(await runScript(redis, 'queueStats', qs.flatMap((q) => statsKeys(q, now)), statsArgs(qs)));
+  const args = statsArgs(now);
+  const readChunk = async (qs: string[]) => statsReply(await runScript(redis, 'queueStats', statsScriptKeys(qs), args));
   await Promise.all(
     [...bySlot].map(async ([slot, qs]) => {
       let reply: unknown[];
       try {
-        reply = await readInChunks(redis, qs, (chunks) => Promise.all(chunks.map(readChunk)), opts.onCall);
+        reply = await readInChunks(redis, qs, readChunk, opts.onCall);
       } catch (err) {
         if (!isUnreachable(err)) throw err;
         // The slot map names the master even while its connection is down.
@@ -257,7 +240,7 @@ export async function getQueueStats(redis: RedisClient, qname: string, now: Date
     redis,
     (p) => {
       p.sismember(k.ALL_QUEUES, qname);
-      pipeScript(p, 'queueStats', statsKeys(qname, now), statsArgs([qname]));
+      pipeScript(p, 'queueStats', statsScriptKeys([qname]), statsArgs(now));
     },
     ['queueStats'],
   ) as [[Error | null, unknown], [Error | null, unknown]];

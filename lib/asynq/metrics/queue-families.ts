@@ -35,8 +35,29 @@ const STATES = ['active', 'archived', 'completed', 'pending', 'retry', 'schedule
 /** A queue's label, escaped once per scrape and shared by all of its series. */
 type Labelled = { q: QueueGauges; label: RenderedLabels };
 
-const perQueue = (queues: readonly Labelled[], value: (q: QueueGauges) => number): Sample[] =>
-  queues.map(({ q, label }) => ({ labels: label, value: value(q) }));
+/**
+ * Samples made as the family is written (see MetricFamily.samples), each time it is: the
+ * families can be written more than once.
+ */
+const made = (samples: () => Generator<Sample>): Iterable<Sample> => ({ [Symbol.iterator]: samples });
+
+/** One sample per queue. */
+const perQueue = (queues: readonly Labelled[], value: (q: QueueGauges) => number): Iterable<Sample> =>
+  made(function* () {
+    for (const { q, label } of queues) yield { labels: label, value: value(q) };
+  });
+
+/** asynq_tasks_enqueued_total: one sample per queue and state. The state names are fixed words: no escaping needed. */
+const byState = (queues: readonly Labelled[]): Iterable<Sample> =>
+  made(function* () {
+    for (const { q, label } of queues) for (const state of STATES) yield { labels: { text: `${label.text},state="${state}"` }, value: q[state] };
+  });
+
+/** asynq_queue_memory_usage_approx_bytes: only the queues whose memory use is known. */
+const knownMemory = (queues: readonly Labelled[]): Iterable<Sample> =>
+  made(function* () {
+    for (const { q, label } of queues) if (q.memoryUsageBytes !== null) yield { labels: label, value: q.memoryUsageBytes };
+  });
 
 /**
  * Every queue metric family for `queues`, whose order the samples keep. A queue that could not
@@ -51,8 +72,7 @@ export function queueFamilies(all: readonly QueueGauges[]): MetricFamily[] {
       name: 'asynq_tasks_enqueued_total',
       help: 'Number of tasks enqueued; broken down by queue and state.',
       type: 'gauge',
-      // The state names are fixed words: no escaping needed.
-      samples: queues.flatMap(({ q, label }) => STATES.map((state) => ({ labels: { text: `${label.text},state="${state}"` }, value: q[state] }))),
+      samples: byState(queues),
     },
     { name: 'asynq_queue_size', help: 'Number of tasks in a queue', type: 'gauge', samples: perQueue(queues, (q) => q.size) },
     {
@@ -65,7 +85,7 @@ export function queueFamilies(all: readonly QueueGauges[]): MetricFamily[] {
       name: 'asynq_queue_memory_usage_approx_bytes',
       help: 'Number of memory used by a given queue (approximated number by sampling).',
       type: 'gauge',
-      samples: queues.flatMap(({ q, label }) => (q.memoryUsageBytes === null ? [] : [{ labels: label, value: q.memoryUsageBytes }])),
+      samples: knownMemory(queues),
     },
     {
       name: 'asynq_tasks_processed_total',

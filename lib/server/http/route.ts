@@ -7,6 +7,7 @@ import { appPath } from '../auth/principal';
 import type { Principal } from '../auth/principal';
 import { toApiError } from './errors';
 import { gateRefusal, secureHeaders } from './gate';
+import { TextChunks, textChunksResponse } from './text-chunks';
 import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
 import { DEFAULT_MAX_BODY, readJsonBody, readParams } from './request-input';
@@ -42,7 +43,10 @@ interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined, 
   sameSite?: boolean;
   /** Status for a successful object response (default 200). */
   status?: number;
-  /** The handler answers this content type's text instead of JSON (the metrics exposition). */
+  /**
+   * The handler answers this content type's text instead of JSON (the metrics exposition): a
+   * string, or TextChunks (text-chunks.ts) built once for many requests.
+   */
   text?: string;
   /** Every answer, errors included, says `cache-control: no-store` (probes, scrapes). */
   noStore?: boolean;
@@ -168,6 +172,7 @@ export function route<
     if (out instanceof Response) return out;
     if (out === undefined) return headed(new Response(null, { status: 204 }));
     const status = spec.status ?? 200;
+    if (out instanceof TextChunks) return headed(textChunksResponse(out, spec.text ?? 'text/plain; charset=utf-8', status));
     if (spec.text) return headed(new Response(out as string, { status, headers: { 'content-type': spec.text } }));
     return headed(jsonAnswer(out, { status }));
   }

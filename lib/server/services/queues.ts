@@ -13,8 +13,8 @@ import { getInspector } from '../redis/client';
 import { shared } from '../cache/snapshot';
 
 /**
- * Every queue's stats, one snapshot shared by every caller (API, overview, /metrics): SMEMBERS
- * and the stats script in calls of about 1 ms of Redis time, three per round trip (two round
+ * Every queue's stats, one snapshot shared by every caller (API, overview, /metrics): SSCAN
+ * and the stats script in calls of about 1 ms of Redis time, up to three in flight (two round
  * trips up to 40-65 queues; lib/asynq/inspector/queue-stats-chunks.ts).
  */
 export async function listQueues(): Promise<{ queues: QueueStatsDto[] }> {

@@ -24,6 +24,6 @@ describe('shared snapshots', () => {
       Promise.all(Array.from({ length: 20 }, () => callRoute(queues.GET, '/api/queues'))),
     );
     expect(result.every((r) => r.status === 200 && r.body.queues[0].paused === true)).toBe(true);
-    expect(commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(commands).toEqual(['sscan', 'evalsha_ro']);
   });
 });

@@ -109,10 +109,13 @@ describe('CLIENT PAUSE WRITE', () => {
 describe('@readonly scripts', () => {
   const now = Math.floor(Date.now() / 1000);
   const today = new Date();
-  const statsKeys = [
+  // The stats script takes each queue's key prefix, and the key suffixes once.
+  const statsKeys = [k.queueKeyPrefix(Q)];
+  const statsSuffixes = [
     k.pendingKey(Q), k.activeKey(Q), k.scheduledKey(Q), k.retryKey(Q), k.archivedKey(Q), k.completedKey(Q),
     k.processedKey(Q, today), k.failedKey(Q, today), k.processedTotalKey(Q), k.failedTotalKey(Q), k.pausedKey(Q), k.allGroups(Q),
-  ];
+    k.taskKeyPrefix(Q), k.groupKeyPrefix(Q),
+  ].map((key) => key.slice(k.queueKeyPrefix(Q).length));
   /** Each read-only script with arguments that take its branches (locks, leases, scores, groups). */
   const cases: [ScriptName, string[], ScriptArg[]][] = [
     ['getTask', [k.taskKey(Q, unique.id), k.leaseKey(Q)], [unique.id, k.queueKeyPrefix(Q), k.uniqueKeyPrefix(Q)]],
@@ -123,8 +126,8 @@ describe('@readonly scripts', () => {
     ['listTasks', [k.pendingKey(Q), k.leaseKey(Q)], ['list', 0, 9, k.taskKeyPrefix(Q), k.uniqueKeyPrefix(Q), '0']],
     ['listTasks', [k.activeKey(Q), k.leaseKey(Q)], ['list', 0, 9, k.taskKeyPrefix(Q), k.uniqueKeyPrefix(Q), '1']],
     ['listTasks', [k.scheduledKey(Q), k.leaseKey(Q)], ['zset', 0, 9, k.taskKeyPrefix(Q), k.uniqueKeyPrefix(Q), '0']],
-    ['queueStats', statsKeys, ['32', k.taskKeyPrefix(Q), k.groupKeyPrefix(Q)]],
-    ['queueStats', statsKeys, ['0', k.taskKeyPrefix(Q), k.groupKeyPrefix(Q)]],
+    ['queueStats', statsKeys, ['32', ...statsSuffixes]],
+    ['queueStats', statsKeys, ['0', ...statsSuffixes]],
     ['readTaskMsgs', [k.pendingKey(Q)], ['list', 0, 10, k.taskKeyPrefix(Q)]],
     ['readTaskMsgs', [k.scheduledKey(Q)], ['zset', 0, 10, k.taskKeyPrefix(Q)]],
     ['searchRange', [k.pendingKey(Q)], ['list', 0, 10, k.taskKeyPrefix(Q), 1_000_000, 2000]],

@@ -1,7 +1,7 @@
 /**
  * Choosing EVALSHA_RO costs the console's connections no round trip: the server version comes
  * from the INFO ioredis already sends when it connects (its ready check). A fresh connection's
- * first queue list is SMEMBERS + EVALSHA_RO, with no INFO of its own.
+ * first queue list is SSCAN + EVALSHA_RO, with no INFO of its own.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
@@ -28,5 +28,5 @@ afterAll(() => client.disconnect());
 it('sends no INFO for the version on a new connection', async () => {
   const { result, commands } = await countCommands(testRedisUrl(DB).replace(/\/\d+$/, ''), DB, () => createInspector(client).queues());
   expect(result.map((q) => q.queue)).toEqual(['q']);
-  expect(commands).toEqual(['smembers', 'evalsha_ro']);
+  expect(commands).toEqual(['sscan', 'evalsha_ro']);
 });

@@ -1,5 +1,5 @@
 /**
- * What listing the queues costs Redis: two commands (SMEMBERS and one stats script) while the
+ * What listing the queues costs Redis: two commands (SSCAN and one stats script) while the
  * queues fit in one call — always up to MIN_CHUNK of them — whatever the number of
  * aggregation groups, and never MEMORY USAGE inside a script (it is O(N) in the size of what
  * it samples and can stall a busy Redis). Thousands of queues: queue-stats-chunks.test.ts.
@@ -33,7 +33,7 @@ describe('listing queue stats', () => {
     for (let i = 0; i < n; i++) await seedPending(redis, newTaskMessage({ type: 't', queue: `q${i}` }));
     const { result, commands, scriptCommands } = await measure();
     expect(result).toHaveLength(n);
-    expect(commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(commands).toEqual(['sscan', 'evalsha_ro']);
     expect(scriptCommands).not.toContain('memory');
   });
 

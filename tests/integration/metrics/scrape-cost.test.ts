@@ -1,7 +1,7 @@
 /**
  * What a scrape costs Redis, counted by Redis itself (MONITOR): 2 commands while the queues fit
- * in one stats call (always up to MIN_CHUNK queues) — SMEMBERS and the stats script, plus a
- * SCRIPT LOAD and the call again the first time a Redis sees the script — and never a command
+ * in one stats call (always up to MIN_CHUNK queues) — SSCAN and the stats script, plus the
+ * call again as EVAL_RO (the script whole) the first time a Redis sees it — and never a command
  * per queue or MEMORY USAGE. Thousands of queues are read in chunks of about 1.5 ms of Redis
  * time (tests/integration/inspector/queue-stats-chunks.test.ts). A private redis-server, because
  * SCRIPT FLUSH would disturb the other files' counts on the shared one.
@@ -51,20 +51,20 @@ describe('scrape cost', () => {
     await scrape(); // loads the script, as any earlier read of a running console would have
     const { result, commands, scriptCommands } = await countCommands(server.url, 0, scrape);
     expect(queueCount(result)).toBe(n);
-    expect(commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(commands).toEqual(['sscan', 'evalsha_ro']);
     expect(scriptCommands).not.toContain('memory');
   });
 
-  it('is 4 commands the first time a Redis sees the script', async () => {
+  it('is 3 commands the first time a Redis sees the script (EVAL_RO sends it whole, which loads it)', async () => {
     await seedQueues(MIN_CHUNK);
     await redis.script('FLUSH');
     const { result, commands } = await countCommands(server.url, 0, scrape);
     expect(queueCount(result)).toBe(MIN_CHUNK);
-    expect(commands).toEqual(['smembers', 'evalsha_ro', 'script', 'evalsha_ro']);
+    expect(commands).toEqual(['sscan', 'evalsha_ro', 'eval_ro']);
   });
 
   it('is 1 command with no queues', async () => {
     const { commands } = await countCommands(server.url, 0, scrape);
-    expect(commands).toEqual(['smembers']);
+    expect(commands).toEqual(['sscan']);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Scrapes and dashboards share one Redis read: with shared snapshots on, ten concurrent scrapes
- * and ten queue-list requests cost Redis the two commands of a single queue-list read.
+ * and ten queue-list requests cost Redis the two commands of a single queue-list read. The
+ * exposition is built once per interval: every scraper in it gets the same bytes.
  */
 import { describe, expect, it } from 'vitest';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
@@ -28,8 +29,24 @@ describe('scrapes share the dashboard snapshot', () => {
         ...Array.from({ length: 10 }, () => callRoute(queues.GET, '/api/queues')),
       ]),
     );
-    expect(commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(commands).toEqual(['sscan', 'evalsha_ro']);
     for (const r of result.slice(0, 10)) expect(r.bytes.toString()).toContain('asynq_queue_paused_total{queue="shared"} 1\n');
     for (const r of result.slice(10)) expect(r.body.queues[0].paused).toBe(true);
+  });
+
+  it('sends every scraper in an interval the same bytes, built once', async () => {
+    const { metrics } = routes;
+    const { result, commands } = await countCommands(testRedisUrl(DB), DB, async () => [
+      await callRoute(metrics.GET, '/api/metrics'),
+      await callRoute(metrics.GET, '/api/metrics'),
+    ]);
+    expect(commands).toEqual([]); // the first test's read is still fresh
+    const [a, b] = result;
+    expect(a!.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(a!.headers.get('content-length')).toBe(String(a!.bytes.length));
+    expect(b!.bytes.equals(a!.bytes)).toBe(true);
+    // The same build: even the scrape's duration, measured when it was built, is the same.
+    expect(a!.bytes.toString()).toMatch(/^asynqlens_scrape_duration_seconds \S+$/m);
+    expect(a!.bytes.toString()).toContain('asynq_queue_paused_total{queue="shared"} 1\n');
   });
 });

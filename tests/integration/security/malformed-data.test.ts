@@ -254,8 +254,8 @@ describe('the cost of isolating a malformed queue', () => {
     await redis.set(k.activeKey('q7'), 'x');
     await redis.set(k.processedTotalKey('q8'), 'notanumber');
     const corrupt = await countCommands(testRedisUrl(DB), DB, () => inspector.queues());
-    expect(healthy.commands).toEqual(['smembers', 'evalsha_ro']);
-    expect(corrupt.commands).toEqual(['smembers', 'evalsha_ro']);
+    expect(healthy.commands).toEqual(['sscan', 'evalsha_ro']);
+    expect(corrupt.commands).toEqual(['sscan', 'evalsha_ro']);
     expect(healthy.scriptCommands).not.toContain('type');
     expect(corrupt.scriptCommands.filter((c) => c === 'type')).toEqual(['type']);
     expect(corrupt.result.filter((q) => q.problem).map((q) => q.queue)).toEqual(['q7', 'q8']);

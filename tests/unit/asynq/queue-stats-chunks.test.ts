@@ -34,45 +34,82 @@ describe('nextChunkSize', () => {
 describe('readInChunks', () => {
   const names = Array.from({ length: 10_000 }, (_, i) => `q${i}`);
 
-  it('keeps the order, grows the waves up to MAX_CALLS_IN_FLIGHT and sizes each from the last', async () => {
-    const waves: number[][] = [];
-    // A Redis that spends 20 µs a queue.
-    const rows = await readInChunks({}, names, (chunks) => {
-      waves.push(chunks.map((c) => c.length));
-      return Promise.resolve(chunks.map((c) => ({ rows: c, elapsedUs: c.length * 20 })));
-    });
+  /**
+   * A Redis that spends 20 µs a queue and answers each call on a later tick, in order; it
+   * records each call's size and how many calls were outstanding when it was sent.
+   */
+  function fakeRedis(usPerQueue = 20) {
+    const sent: { queues: number; inFlight: number }[] = [];
+    /** Each call's size next to the size of the last call answered before it was sent. */
+    const growth: [queues: number, lastAnswered: number][] = [];
+    let inFlight = 0;
+    let lastAnswered = 0;
+    const read = (chunk: string[]) => {
+      inFlight++;
+      sent.push({ queues: chunk.length, inFlight });
+      growth.push([chunk.length, lastAnswered]);
+      return new Promise<{ rows: string[]; elapsedUs: number }>((resolve) =>
+        setImmediate(() => {
+          inFlight--;
+          lastAnswered = chunk.length;
+          resolve({ rows: chunk, elapsedUs: chunk.length * usPerQueue });
+        }),
+      );
+    };
+    return { sent, growth, read };
+  }
+
+  it('keeps the order, opens up to MAX_CALLS_IN_FLIGHT calls and sizes each from the answers', async () => {
+    const redis = fakeRedis();
+    const rows = await readInChunks({}, names, redis.read);
     expect(rows).toEqual(names);
-    expect(waves[0]).toEqual([FIRST_CHUNK]);
-    expect(waves.map((w) => w.length).slice(0, 5)).toEqual([1, 2, 4, 8, 16].map((n) => Math.min(n, MAX_CALLS_IN_FLIGHT)));
-    for (const w of waves.slice(1)) for (const n of w.slice(0, -1)) expect(n).toBe(TARGET_CALL_US / 20);
+    expect(redis.sent[0]).toEqual({ queues: FIRST_CHUNK, inFlight: 1 });
+    expect(Math.max(...redis.sent.map((c) => c.inFlight))).toBe(MAX_CALLS_IN_FLIGHT);
+    // One call, then a window of 2, then of 3 as the first answers come in.
+    expect(redis.sent.slice(0, 5).map((c) => c.inFlight)).toEqual([1, 1, 2, 2, 3].map((n) => Math.min(n, MAX_CALLS_IN_FLIGHT)));
+    for (const c of redis.sent.slice(4, -1)) expect(c.queues).toBe(TARGET_CALL_US / 20);
   });
 
-  it('sends a measured owner\'s first wave MAX_CALLS_IN_FLIGHT calls at once (one round trip for a small deployment)', async () => {
+  it('never sends more than twice the queues of a call answered before', async () => {
+    const redis = fakeRedis(1); // cheap queues: the size grows as fast as allowed
+    await readInChunks({}, names, redis.read);
+    for (const [queues, lastAnswered] of redis.growth.slice(1)) expect(queues).toBeLessThanOrEqual(Math.min(2 * lastAnswered, MAX_CHUNK));
+    expect(Math.max(...redis.sent.map((c) => c.queues))).toBe(MAX_CHUNK);
+  });
+
+  it("sends a measured owner's first MAX_CALLS_IN_FLIGHT calls at once (one round trip for a small deployment)", async () => {
     const owner = {};
-    const wavesOf = async () => {
-      const waves: number[] = [];
-      await readInChunks(owner, names.slice(0, 120), (chunks) => {
-        waves.push(chunks.length);
-        return Promise.resolve(chunks.map((c) => ({ rows: c, elapsedUs: c.length * 20 })));
-      });
-      return waves;
-    };
-    expect(await wavesOf()).toEqual([1, 2]); // 60, then 50 + 10
-    expect(await wavesOf()).toEqual([3]); // 50 + 50 + 20
+    const first = fakeRedis();
+    await readInChunks(owner, names.slice(0, 120), first.read);
+    expect(first.sent.map((c) => c.queues)).toEqual([60, 50, 10]);
+    const second = fakeRedis();
+    await readInChunks(owner, names.slice(0, 120), second.read);
+    expect(second.sent).toEqual([
+      { queues: 50, inFlight: 1 },
+      { queues: 50, inFlight: 2 },
+      { queues: 20, inFlight: 3 },
+    ]);
   });
 
   it('starts the next listing of the same owner at the size learned', async () => {
     const owner = {};
-    const first: number[] = [];
-    const read = (log: number[]) => (chunks: string[][]) => {
-      log.push(...chunks.map((c) => c.length));
-      return Promise.resolve(chunks.map((c) => ({ rows: c, elapsedUs: c.length * 20 })));
+    const first = fakeRedis();
+    await readInChunks(owner, names.slice(0, 500), first.read);
+    const second = fakeRedis();
+    await readInChunks(owner, names.slice(0, 500), second.read);
+    expect(first.sent[0]!.queues).toBe(FIRST_CHUNK);
+    expect(second.sent[0]!.queues).toBe(TARGET_CALL_US / 20);
+  });
+
+  it('fails with the first failed call and sends nothing after it', async () => {
+    let calls = 0;
+    const read = (chunk: string[]) => {
+      calls++;
+      return calls === 3 ? Promise.reject(new Error('lost')) : Promise.resolve({ rows: chunk, elapsedUs: chunk.length * 20 });
     };
-    await readInChunks(owner, names.slice(0, 500), read(first));
-    const second: number[] = [];
-    await readInChunks(owner, names.slice(0, 500), read(second));
-    expect(first[0]).toBe(FIRST_CHUNK);
-    expect(second[0]).toBe(TARGET_CALL_US / 20);
-    expect(second[0]).not.toBe(FIRST_CHUNK);
+    await expect(readInChunks({}, names, read)).rejects.toThrow('lost');
+    const after = calls;
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toBe(after);
   });
 });
