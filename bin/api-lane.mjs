@@ -23,6 +23,13 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 
 const gzip = promisify(gzipCallback);
+/**
+ * From this size a body is compressed at level 1 rather than zlib's default 6: the metrics
+ * exposition at 25,000 queues is 17 MB, compressed on every scrape; on 12 MB of it level 6 took
+ * 208 ms of a core and level 1 38 ms, for 2% more bytes (repetitive text compresses well at any
+ * level). Compression runs on libuv's thread pool, off the event loop.
+ */
+const FAST_FROM = 1024 * 1024;
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 /** Compressed from this size, as Next's compression does (the `compression` package's threshold). */
 const COMPRESS_FROM = 1024;
@@ -134,7 +141,7 @@ async function send(answer, req, res) {
     if (body.length >= COMPRESS_FROM && !('content-encoding' in headers)) {
       headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
       if (/\bgzip\b/i.test(req.headers['accept-encoding'] ?? '')) {
-        body = await gzip(body);
+        body = await gzip(body, body.length >= FAST_FROM ? { level: 1 } : {});
         headers['content-encoding'] = 'gzip';
       }
     }
