@@ -24,7 +24,7 @@ import { taskId, verifySeeded } from './task-message';
 const COUNTED_RUNS = 5;
 
 const FLOOR: { what: string; path: string; status: number }[] = [
-  { what: 'liveness route (ours: a route handler outside `route()`; Go: a ServeMux handler)', path: '/api/health/live', status: 200 },
+  { what: 'liveness route (ours: `route()` with no Redis gate, through the API lane; Go: a ServeMux handler)', path: '/api/health/live', status: 200 },
   { what: 'missing static file (ours: Next\'s static 404; Go: ServeMux\'s 404)', path: '/_next/static/missing.js', status: 404 },
 ];
 
