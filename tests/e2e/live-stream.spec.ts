@@ -14,12 +14,14 @@ export const phase = 'write';
 
 /** Streams opened and still open, and snapshot polls, across every tab of `context`. */
 function watch(context: BrowserContext) {
-  const seen = { opened: 0, ended: 0, polls: 0 };
+  // holder: the tab whose request opened the latest stream (which tab wins the lock is a race).
+  const seen: { opened: number; ended: number; polls: number; holder: Page | null } = { opened: 0, ended: 0, polls: 0, holder: null };
   const ended = () => (seen.ended += 1);
   context.on('request', (r) => {
     const path = new URL(r.url()).pathname;
     if (path.endsWith('/api/snapshot/stream')) {
       seen.opened += 1;
+      seen.holder = r.frame().page();
       r.response().then((res) => res?.finished()).then(ended, ended);
     } else if (path.endsWith('/api/snapshot')) seen.polls += 1;
   });
@@ -51,12 +53,16 @@ const specs: Spec[] = [
       await eventually('both tabs show the new pending task', async () => (await pendingOf(first, 'default')) !== before && (await pendingOf(second, 'default')) !== before, 15_000);
       assert.equal(seen.polls, polls, 'the change arrived without a poll');
 
+      // Close the tab that holds the stream; the other must take it over.
+      const holder = seen.holder;
+      assert.ok(holder === first || holder === second, 'the stream was opened by one of the two tabs');
+      const remaining = holder === first ? second : first;
       const opened = seen.opened;
-      await first.close();
-      await eventually('the remaining tab opens the stream', () => Promise.resolve(seen.opened > opened && seen.opened - seen.ended === 1));
-      const again = await pendingOf(second, 'default');
+      await holder.close();
+      await eventually('the remaining tab opens the stream', () => Promise.resolve(seen.opened > opened && seen.holder === remaining));
+      const again = await pendingOf(remaining, 'default');
       await seedPending(redis, newTaskMessage({ type: 'live:ping', queue: 'default' }));
-      await eventually('the remaining tab shows the next change', async () => (await pendingOf(second, 'default')) !== again, 15_000);
+      await eventually('the remaining tab shows the next change', async () => (await pendingOf(remaining, 'default')) !== again, 15_000);
       assert.deepEqual(tp.errors, [], 'page errors');
     },
   },
