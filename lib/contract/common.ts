@@ -36,10 +36,16 @@ export const errorBodySchema: z.ZodType<ErrorEnvelope> = z.object({
 export const streamLineSchema = <P extends z.ZodType, R extends z.ZodType>(progress: P, result: R) =>
   z.union([z.object({ progress }), z.object({ result }), errorBodySchema]);
 
+/**
+ * Marks a refusal whose text is asynq's own: the 400 carries it word for word, where other
+ * refusals read `<field>: <text>` (lib/server/http/errors.ts).
+ */
+export const ASYNQ_TEXT = { asynqText: true } as const;
+
 /** A queue name from a URL segment: any string asynq accepts (non-blank). */
 export const queueName = z
   .string()
-  .refine((s) => s.trim().length > 0, 'queue name must contain one or more characters');
+  .refine((s) => s.trim().length > 0, { message: 'queue name must contain one or more characters', params: ASYNQ_TEXT });
 
 /** The longest queue name the console writes keys under, in bytes of UTF-8. */
 export const MAX_QUEUE_NAME_BYTES = 256;
