@@ -45,6 +45,20 @@ export function queueNotFound(op: string, qname: string): AsynqError {
   });
 }
 
+/**
+ * asynq's Inspector words for a task action (RunTask, ArchiveTask, DeleteTask,
+ * UpdateTaskPayload) on a queue that does not exist: its sentinel ErrQueueNotFound, which it
+ * returns in place of the internal error ({@link queueNotFound}). Same code and details.
+ */
+export function actionQueueNotFound(op: string, qname: string): AsynqError {
+  return new AsynqError('NOT_FOUND', 'queue_not_found', 'queue not found', op, { queue: qname });
+}
+
+/** The same for a task that does not exist: ErrTaskNotFound in place of {@link taskNotFound}. */
+export function actionTaskNotFound(op: string, qname: string, id: string): AsynqError {
+  return new AsynqError('NOT_FOUND', 'task_not_found', 'task not found', op, { queue: qname, id });
+}
+
 /** asynq's TaskNotFoundError text: `cannot find task with id=<id> in queue "<q>"`. */
 export function taskNotFound(op: string, qname: string, id: string): AsynqError {
   return new AsynqError(

@@ -36,10 +36,16 @@ export const errorBodySchema: z.ZodType<ErrorEnvelope> = z.object({
 export const streamLineSchema = <P extends z.ZodType, R extends z.ZodType>(progress: P, result: R) =>
   z.union([z.object({ progress }), z.object({ result }), errorBodySchema]);
 
+/**
+ * Marks a refusal whose text is asynq's own: the 400 carries it word for word, where other
+ * refusals read `<field>: <text>` (lib/server/http/errors.ts).
+ */
+export const ASYNQ_TEXT = { asynqText: true } as const;
+
 /** A queue name from a URL segment: any string asynq accepts (non-blank). */
 export const queueName = z
   .string()
-  .refine((s) => s.trim().length > 0, 'queue name must contain one or more characters');
+  .refine((s) => s.trim().length > 0, { message: 'queue name must contain one or more characters', params: ASYNQ_TEXT });
 
 /** The longest queue name the console writes keys under, in bytes of UTF-8. */
 export const MAX_QUEUE_NAME_BYTES = 256;
@@ -54,15 +60,22 @@ export const QUEUE_NAME_RULE =
 // eslint-disable-next-line no-control-regex
 const UNSAFE_IN_QUEUE_NAME = /[{}\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** The layout rule of a written queue name; a blank name passes here, the blank rule is apart. */
+const fitsKeyLayout = (s: string) =>
+  s.trim().length === 0 || (!UNSAFE_IN_QUEUE_NAME.test(s) && new TextEncoder().encode(s).length <= MAX_QUEUE_NAME_BYTES);
+
 /**
- * A queue name the console may create keys for (enqueue, batch items, re-run targets):
- * stricter than asynq, which only refuses blank names, because a brace in the name lets the
- * keys of one queue read as another's. Reads and deletes take {@link queueName}.
+ * A queue name the console may create keys for (enqueue, re-run targets): stricter than
+ * asynq, which only refuses blank names, because a brace in the name lets the keys of one
+ * queue read as another's. Reads and deletes take {@link queueName}.
  */
-export const writableQueueName = queueName.refine(
-  (s) => s.trim().length === 0 || (!UNSAFE_IN_QUEUE_NAME.test(s) && new TextEncoder().encode(s).length <= MAX_QUEUE_NAME_BYTES),
-  QUEUE_NAME_RULE,
-);
+export const writableQueueName = queueName.refine(fitsKeyLayout, QUEUE_NAME_RULE);
+
+/**
+ * A batch item's queue: the same layout rule refuses the whole request, but a blank name is
+ * left to the core, which refuses that item alone with asynq's text, as it does a blank type.
+ */
+export const batchItemQueueName = z.string().refine(fitsKeyLayout, QUEUE_NAME_RULE);
 
 /** A whole number parsed from a query string. */
 export const intParam = (name: string, min: number, max?: number) =>

@@ -2,7 +2,7 @@
  * Request bodies of the mutation routes.
  */
 import { z } from 'zod';
-import { bytesEncoding, writableQueueName } from './common';
+import { batchItemQueueName, bytesEncoding } from './common';
 import { BULK_ACTIONS, POST_ACTIONS, actionError } from './task-actions';
 import { taskStateSchema } from './tasks';
 
@@ -37,7 +37,7 @@ export type EnqueueBody = z.infer<typeof enqueueBodySchema>;
 export const batchEnqueueBodySchema = z
   .object({
     items: z
-      .array(enqueueBodySchema.extend({ queue: writableQueueName.optional() }))
+      .array(enqueueBodySchema.extend({ queue: batchItemQueueName.optional() }))
       .min(1, 'items must not be empty')
       .max(1000, 'at most 1000 items per request'),
   })

@@ -17,16 +17,19 @@ type serverJSON struct {
 	StrictPriority bool           `json:"strictPriority"`
 	Status         string         `json:"status"`
 	StartedAt      int64          `json:"startedAt"`
+	StartedAtNanos int            `json:"startedAtNanos"` // within the second: the precision Go read
 	Workers        []workerJSON   `json:"workers"`
 }
 
 type workerJSON struct {
-	TaskID        string  `json:"taskId"`
-	TaskType      string  `json:"taskType"`
-	Queue         string  `json:"queue"`
-	PayloadBase64 *string `json:"payloadBase64"`
-	StartedAt     int64   `json:"startedAt"`
-	Deadline      int64   `json:"deadline"`
+	TaskID         string  `json:"taskId"`
+	TaskType       string  `json:"taskType"`
+	Queue          string  `json:"queue"`
+	PayloadBase64  *string `json:"payloadBase64"`
+	StartedAt      int64   `json:"startedAt"`
+	Deadline       int64   `json:"deadline"`
+	StartedAtNanos int     `json:"startedAtNanos"`
+	DeadlineNanos  int     `json:"deadlineNanos"`
 }
 
 type schedulerEntryJSON struct {
@@ -40,8 +43,9 @@ type schedulerEntryJSON struct {
 }
 
 type schedulerEventJSON struct {
-	TaskID     string `json:"taskId"`
-	EnqueuedAt int64  `json:"enqueuedAt"`
+	TaskID          string `json:"taskId"`
+	EnqueuedAt      int64  `json:"enqueuedAt"`
+	EnqueuedAtNanos int    `json:"enqueuedAtNanos"`
 }
 
 func dumpServers(insp *asynq.Inspector) ([]serverJSON, error) {
@@ -57,6 +61,7 @@ func dumpServers(insp *asynq.Inspector) ([]serverJSON, error) {
 				TaskID: w.TaskID, TaskType: w.TaskType, Queue: w.Queue,
 				PayloadBase64: b64(w.TaskPayload),
 				StartedAt:     unixOrZero(w.Started), Deadline: unixOrZero(w.Deadline),
+				StartedAtNanos: w.Started.Nanosecond(), DeadlineNanos: w.Deadline.Nanosecond(),
 			})
 		}
 		queues := s.Queues
@@ -66,7 +71,7 @@ func dumpServers(insp *asynq.Inspector) ([]serverJSON, error) {
 		out = append(out, serverJSON{
 			ID: s.ID, Host: s.Host, PID: s.PID, Concurrency: s.Concurrency, Queues: queues,
 			StrictPriority: s.StrictPriority, Status: s.Status, StartedAt: unixOrZero(s.Started),
-			Workers: ws,
+			StartedAtNanos: s.Started.Nanosecond(), Workers: ws,
 		})
 	}
 	// Inspector.Servers() iterates a Go map, so its order is random: sort.
@@ -99,7 +104,7 @@ func dumpScheduler(insp *asynq.Inspector, doc *dumpDoc) error {
 				return err
 			}
 			for _, ev := range batch {
-				evs = append(evs, schedulerEventJSON{TaskID: ev.TaskID, EnqueuedAt: unixOrZero(ev.EnqueuedAt)})
+				evs = append(evs, schedulerEventJSON{TaskID: ev.TaskID, EnqueuedAt: unixOrZero(ev.EnqueuedAt), EnqueuedAtNanos: ev.EnqueuedAt.Nanosecond()})
 			}
 			if len(batch) < dumpPageSize {
 				break

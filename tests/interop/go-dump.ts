@@ -64,6 +64,9 @@ export interface GoWorker {
   payloadBase64: string | null;
   startedAt: number;
   deadline: number;
+  /** Nanoseconds within the second, as Go read them. */
+  startedAtNanos: number;
+  deadlineNanos: number;
 }
 
 export interface GoServer {
@@ -75,6 +78,8 @@ export interface GoServer {
   strictPriority: boolean;
   status: string;
   startedAt: number;
+  /** Nanoseconds within the second, as Go read them. */
+  startedAtNanos: number;
   workers: GoWorker[];
 }
 
@@ -91,6 +96,8 @@ export interface GoSchedulerEntry {
 export interface GoSchedulerEvent {
   taskId: string;
   enqueuedAt: number;
+  /** Nanoseconds within the second, as Go read them. */
+  enqueuedAtNanos: number;
 }
 
 export interface GoDump {

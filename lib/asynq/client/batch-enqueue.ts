@@ -1,7 +1,8 @@
 /**
- * Many tasks in one round trip, like asynq's BatchEnqueue: each task is validated on its own
- * before any Redis I/O (unique and group tasks are refused with asynq's texts, since one lock
- * per task cannot be taken in a plain pipeline), then one pipeline carries them all.
+ * Many tasks in one round trip; no released asynq has such an API, so this is the console's
+ * own. Each task is validated on its own with asynq's client rules before any Redis I/O
+ * (unique and group tasks are refused, since one lock per task cannot be taken in a plain
+ * pipeline), then one pipeline carries them all, each with asynq's enqueue script.
  */
 import { randomUUID } from 'node:crypto';
 import { queueSlotError } from '../topology';

@@ -5,7 +5,7 @@ import type { Cluster } from 'ioredis';
 import { assertQueueSlot, isCluster, queueSlot, queueSlotProblem } from '../topology';
 import type { RedisClient } from '../redis-client';
 import { explainRedirect, isUnreachable } from '../unavailable';
-import { failedPrecondition, invalidArgument, queueNotFound } from '../errors';
+import { failedPrecondition, invalidArgument, queueNotFound, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { execPipeline, pipeScript, runScript } from '../scripts';
@@ -43,10 +43,18 @@ export async function listQueueNames(redis: RedisClient): Promise<string[]> {
   return [...seen].sort();
 }
 
-/** Throws queue_not_found unless `qname` is in `asynq:queues`. One round trip (SISMEMBER). */
-export async function assertQueueExists(redis: RedisClient, op: string, qname: string): Promise<void> {
+/**
+ * Throws queue_not_found (`notFound`'s, asynq's internal text by default) unless `qname` is in
+ * `asynq:queues`. One round trip (SISMEMBER).
+ */
+export async function assertQueueExists(
+  redis: RedisClient,
+  op: string,
+  qname: string,
+  notFound: (op: string, qname: string) => AsynqError = queueNotFound,
+): Promise<void> {
   assertQueueSlot(redis, op, qname);
-  if ((await redis.sismember(k.ALL_QUEUES, qname)) !== 1) throw queueNotFound(op, qname);
+  if ((await redis.sismember(k.ALL_QUEUES, qname)) !== 1) throw notFound(op, qname);
 }
 
 function statsKeys(qname: string, now: Date): string[] {

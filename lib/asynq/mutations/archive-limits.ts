@@ -8,7 +8,11 @@ export const MAX_ARCHIVE_SIZE = 10_000;
 export const ARCHIVE_KEEP = MAX_ARCHIVE_SIZE - 1;
 export const ARCHIVE_DAYS = 90;
 
-/** The archive cutoff: `now` minus 90 calendar days (Go's AddDate), in Unix seconds. */
+/**
+ * The archive cutoff: `now` minus 90 days counted in UTC, in Unix seconds. Go's AddDate counts
+ * them in the process' local zone, an hour apart across a summer-time change (docs/api.md,
+ * "Archive cutoff time zone").
+ */
 export function archiveCutoff(now: Date): number {
   const d = new Date(now.getTime());
   d.setUTCDate(d.getUTCDate() - ARCHIVE_DAYS);

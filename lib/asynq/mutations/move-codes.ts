@@ -1,15 +1,16 @@
 /**
  * The one place where the codes of move-tasks.lua / move-all.lua become errors, with asynq's
- * own texts for the cases asynq has (inspect.go RunTask, ArchiveTask, DeleteTask).
+ * own texts for the cases asynq has: its Inspector's (inspector.go RunTask, ArchiveTask,
+ * DeleteTask) for a missing task, rdb's (inspect.go) for a state that refuses the action.
  */
-import { AsynqError, failedPrecondition, taskNotFound } from '../errors';
+import { AsynqError, actionTaskNotFound, failedPrecondition } from '../errors';
 
 export type MoveAction = 'run' | 'archive' | 'delete';
 
 export function moveError(op: string, action: MoveAction, code: number, qname: string, id: string, state: string): AsynqError {
   switch (code) {
     case 0:
-      return taskNotFound(op, qname, id);
+      return actionTaskNotFound(op, qname, id);
     case -1:
       return failedPrecondition(
         op,

@@ -6,7 +6,7 @@ import { assertQueueSlot } from '../topology';
 import { assertQueueExists } from '../inspector/queues';
 import type { RedisClient } from '../redis-client';
 import { decodeTaskMessage, encodeTaskMessage } from '../codec';
-import { AsynqError, failedPrecondition, queueNotFound, taskNotFound } from '../errors';
+import { AsynqError, actionQueueNotFound, actionTaskNotFound, failedPrecondition, queueNotFound, taskNotFound } from '../errors';
 import * as k from '../keys';
 import { asArray, asBytes, asNumber } from '../reply';
 import { execPipeline, runScript } from '../scripts';
@@ -28,12 +28,12 @@ export function moveArgs(qname: string, action: MoveAction, requiredState: strin
 /**
  * Runs, archives or deletes one task in any state that allows it. Two round trips: the queue
  * check must come first (a script cannot read asynq:queues, which lives in another cluster
- * slot), then the script. Throws queue_not_found, task_not_found or failed_precondition with
- * asynq's text; nothing changes in Redis when it throws.
+ * slot), then the script. Throws queue_not_found, task_not_found (the Inspector's words) or
+ * failed_precondition with asynq's text; nothing changes in Redis when it throws.
  */
 export async function moveTask(redis: RedisClient, qname: string, id: string, action: MoveAction, now: Date): Promise<void> {
   const op = `${action}Task`;
-  await assertQueueExists(redis, op, qname);
+  await assertQueueExists(redis, op, qname, actionQueueNotFound);
   const { keys, args } = moveArgs(qname, action, '', [id], now);
   const code = asNumber(asArray(await runScript(redis, 'moveTasks', keys, args), 'moveTasks')[0]) ?? 0;
   if (code !== 1) throw moveError(op, action, code, qname, id, '');
@@ -61,15 +61,15 @@ export async function updateTaskPayload(redis: RedisClient, qname: string, id: s
   const op = 'updateTaskPayload';
   assertQueueSlot(redis, op, qname);
   const [[, member], [, fields]] = (await execPipeline(redis, (p) => p.sismember(k.ALL_QUEUES, qname).hmgetBuffer(k.taskKey(qname, id), 'msg', 'state'))) as [[null, number], [null, (Buffer | null)[]]];
-  if (member !== 1) throw queueNotFound(op, qname);
+  if (member !== 1) throw actionQueueNotFound(op, qname);
   const old = asBytes(fields[0]);
-  if (old === null) throw taskNotFound(op, qname, id);
+  if (old === null) throw actionTaskNotFound(op, qname, id);
   if (fields[1]?.toString() !== 'scheduled') {
     throw failedPrecondition(op, 'cannot update task that is not in scheduled state.', { id, state: fields[1]?.toString() ?? null });
   }
   const next = Buffer.from(encodeTaskMessage({ ...decodeTaskMessage(old), payload }));
   const code = asNumber(await runScript(redis, 'updatePayload', [k.taskKey(qname, id)], [next, old]));
-  if (code === 0) throw taskNotFound(op, qname, id);
+  if (code === 0) throw actionTaskNotFound(op, qname, id);
   if (code === -1) throw failedPrecondition(op, 'cannot update task that is not in scheduled state.', { id });
   if (code === -2) throw failedPrecondition(op, 'task changed while it was being updated; try again', { id });
   if (code !== 1) throw new AsynqError('INTERNAL', 'internal', `updatePayload returned ${code}`, op);

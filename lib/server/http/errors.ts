@@ -2,6 +2,7 @@ import 'server-only';
 import { ZodError } from 'zod';
 import { isAsynqError } from '@/lib/asynq';
 import { brandErrorClass } from '@/lib/asynq/error-brand';
+import { ASYNQ_TEXT } from '@/lib/contract/common';
 import { ApiError } from '@/lib/contract/error-envelope';
 import { env } from '../config/env';
 import { redisAddress } from '../redis/target';
@@ -66,7 +67,9 @@ export function toApiError(err: unknown, context: ErrorContext = {}): ApiError {
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const field = issue?.path.join('.') || 'body';
-    return fail(400, 'invalid_argument', `${field}: ${issue?.message ?? 'invalid'}`, { field });
+    // asynq's own refusal texts go out word for word, as a Go client would see them.
+    const asynqText = issue?.code === 'custom' && issue.params?.asynqText === ASYNQ_TEXT.asynqText;
+    return fail(400, 'invalid_argument', asynqText ? issue.message : `${field}: ${issue?.message ?? 'invalid'}`, { field });
   }
   if (isAsynqError(err)) {
     const status = STATUS[err.code] ?? 500;

@@ -68,6 +68,15 @@ describe('POST /api/enqueue-batch', () => {
     expect(await snapshot(redis)).toEqual(before);
   });
 
+  it('refuses an item with a blank queue alone, with asynq’s text, and enqueues the others', async () => {
+    const res = await callRoute(batchRoute, '/api/enqueue-batch', {}, post({ items: [{ type: 'a', queue: 'fine' }, { type: 'b', queue: ' ' }, { type: 'c', queue: '' }] }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const blank = { ok: false, error: { code: 'invalid_argument', field: 'queue', message: 'queue name must contain one or more characters' } };
+    expect(res.body.results).toMatchObject([{ ok: true, queue: 'fine' }, blank, blank]);
+    expect(await redis.llen(k.pendingKey('fine'))).toBe(1);
+    expect(await redis.smembers(k.ALL_QUEUES)).not.toContain(' ');
+  });
+
   it('still enqueues items into ordinary queues', async () => {
     const res = await callRoute(batchRoute, '/api/enqueue-batch', {}, post({ items: [{ type: 'a', queue: 'a:b' }, { type: 'b' }] }));
     expect(res.status).toBe(200);

@@ -3,10 +3,12 @@
  * expired completed tasks, the heartbeat (records our inspector and Go's read, lease
  * extension, cleanup at shutdown), and queue priorities with paused queues skipped.
  */
+import { fromBinary } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
 import { enqueueTask } from '@/lib/asynq/client/enqueue';
 import { listServers } from '@/lib/asynq/inspector/servers';
 import * as k from '@/lib/asynq/keys';
+import { ServerInfoSchema, WorkerInfoSchema } from '@/lib/asynq/proto/gen/asynq_pb';
 import { json, newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedZset } from '@/lib/asynq/testutil/seed';
 import { ServeMux } from '@/lib/asynq/worker';
@@ -88,7 +90,8 @@ describe('heartbeat', () => {
     const mux = new ServeMux().handleFunc('block', (ctx) => new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r())));
     const a = await enqueueTask(redis, { type: 'block', payload: json({ n: 1 }) }, { queue: 'critical' }, new Date());
     const b = await enqueueTask(redis, { type: 'block', payload: json({ n: 2 }) }, { queue: 'low', timeoutSeconds: 120 }, new Date());
-    const { server } = await startTestServer(redis, mux, { concurrency: 3, queues: { critical: 6, default: 3, low: 1 }, heartbeatIntervalMs: 1000 });
+    const clock = { now: () => { const t = Date.now(); return new Date(t % 1000 === 0 ? t + 1 : t); } };
+    const { server } = await startTestServer(redis, mux, { concurrency: 3, queues: { critical: 6, default: 3, low: 1 }, heartbeatIntervalMs: 1000, clock });
     await waitFor('both active', async () => (await stateOf(redis, 'critical', a.id)) === 'active' && (await stateOf(redis, 'low', b.id)) === 'active');
     const firstLease = Number(await redis.zscore(k.leaseKey('low'), b.id));
     const listed = await waitFor('workers listed', async () => {
@@ -110,6 +113,15 @@ describe('heartbeat', () => {
     expect(Math.round((wb.deadline!.getTime() - wb.startedAt!.getTime()) / 1000)).toBe(120);
     const serverKey = k.serverInfoKey(server.id.host, process.pid, server.id.serverId);
     expect(await redis.ttl(serverKey)).toBeLessThanOrEqual(2);
+    // Go writes timestamppb.New(t) (nanoseconds); ours carry every digit the clock has (its
+    // milliseconds), never a time cut to whole seconds. The clock below never lands on .000.
+    const rawServer = fromBinary(ServerInfoSchema, (await redis.getBuffer(serverKey))!);
+    const rawWorker = fromBinary(WorkerInfoSchema, (await redis.hgetBuffer(k.workersKey(server.id.host, process.pid, server.id.serverId), b.id))!);
+    const stored = [[rawServer.startTime!, listed.startedAt!], [rawWorker.startTime!, wb.startedAt!], [rawWorker.deadline!, wb.deadline!]] as const;
+    for (const [ts, read] of stored) {
+      expect(ts.nanos, 'the sub-second part is kept').toBeGreaterThan(0);
+      expect(Number(ts.seconds) * 1000 + ts.nanos / 1e6, 'the inspector reads it back exactly').toBe(read.getTime());
+    }
     await waitFor('lease extended', async () => Number(await redis.zscore(k.leaseKey('low'), b.id)) > firstLease, 5000);
 
     await server.shutdown();

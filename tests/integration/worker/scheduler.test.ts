@@ -3,9 +3,11 @@
  * asynq's Scheduler, so the inspector lists its entries and their enqueue history.
  */
 import type { Redis } from 'ioredis';
+import { fromBinary } from '@bufbuild/protobuf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSchedulerEntries, listSchedulerEvents } from '@/lib/asynq/inspector/schedulers';
 import * as k from '@/lib/asynq/keys';
+import { SchedulerEnqueueEventSchema } from '@/lib/asynq/proto/gen/asynq_pb';
 import { goDuration, optionStrings } from '@/lib/asynq/worker/scheduler/option-strings';
 import { Scheduler } from '@/lib/asynq/worker/scheduler/scheduler';
 import { openTestRedis } from '../../support/test-redis';
@@ -43,7 +45,8 @@ describe('Go option and duration strings', () => {
 
 describe('Scheduler', () => {
   it('enqueues on its interval, heartbeats its entries, records history and cleans up', async () => {
-    const scheduler = new Scheduler(redis, { heartbeatIntervalMs: 1000 });
+    const clock = { now: () => { const t = Date.now(); return new Date(t % 1000 === 0 ? t + 1 : t); } };
+    const scheduler = new Scheduler(redis, { heartbeatIntervalMs: 1000, clock });
     const entryId = scheduler.register({ everySeconds: 1, task: { type: 'metrics:rollup', payload: Buffer.from('{}') }, options: { queue: 'low', maxRetry: 2 } });
     scheduler.start();
     try {
@@ -53,6 +56,12 @@ describe('Scheduler', () => {
       }, 5000);
       expect(await stateOf(redis, 'low', events[0]!.taskId)).toBe('pending');
       expect(events[0]!.enqueuedAt!.getTime()).toBeGreaterThanOrEqual(events[1]!.enqueuedAt!.getTime());
+      // As Go: the score is the Unix second, the event's time keeps its sub-second part
+      // (the clock below never lands on .000).
+      const [raw, score] = await redis.zrangeBuffer(k.schedulerHistoryKey(entryId), -1, -1, 'WITHSCORES');
+      const enqueueTime = fromBinary(SchedulerEnqueueEventSchema, raw!).enqueueTime!;
+      expect(enqueueTime.nanos).toBeGreaterThan(0);
+      expect(Number(score)).toBe(Number(enqueueTime.seconds));
       const [entry] = await listSchedulerEntries(redis, new Date());
       expect(entry).toMatchObject({
         id: entryId,

@@ -5,6 +5,8 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueTask } from '@/lib/asynq/client/enqueue';
+import { listSchedulerEvents } from '@/lib/asynq/inspector/schedulers';
+import { listServers } from '@/lib/asynq/inspector/servers';
 import { Server, ServeMux } from '@/lib/asynq/worker';
 import { Scheduler } from '@/lib/asynq/worker/scheduler/scheduler';
 import { openTestRedis } from '../../support/test-redis';
@@ -13,6 +15,10 @@ import type { GoDump } from '../go-dump';
 import { goHarness, redisArgs } from '../go-harness';
 
 const DB = 43;
+/** The system clock, but never on a whole second, so a time cut to seconds would show. */
+const clock = { now: () => { const t = Date.now(); return new Date(t % 1000 === 0 ? t + 1 : t); } };
+/** A time as Go's dump gives it (Unix seconds, nanoseconds within the second) → milliseconds. */
+const goMs = (seconds: number, nanos: number) => seconds * 1000 + nanos / 1e6;
 const asynqGo = goHarness('worker');
 asynqGo.requireGo('Go Inspector lists our server');
 
@@ -35,10 +41,11 @@ describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
       heartbeatIntervalMs: 1000,
       taskCheckIntervalMs: 100,
       shutdownTimeoutMs: 500,
+      clock,
       logger: { info: () => {}, warn: () => {}, error: () => {} },
     });
     await server.start(mux);
-    scheduler = new Scheduler(redis, { heartbeatIntervalMs: 1000 });
+    scheduler = new Scheduler(redis, { heartbeatIntervalMs: 1000, clock });
     entryId = scheduler.register({ everySeconds: 1, task: { type: 'metrics:rollup', payload: Buffer.from('{}') }, options: { queue: 'default', maxRetry: 2, timeoutSeconds: 90 } });
     scheduler.start();
     await waitFor('both active', async () => (await stateOf(redis, 'critical', taskIds[0]!)) === 'active' && (await stateOf(redis, 'low', taskIds[1]!)) === 'active');
@@ -73,6 +80,15 @@ describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
     const critical = workers[0]!;
     expect(critical.deadline - critical.startedAt).toBeGreaterThanOrEqual(599);
     expect(critical.deadline - critical.startedAt).toBeLessThanOrEqual(600);
+    // Go reads our start times and deadlines with their sub-second part, as our inspector does.
+    const ours = (await listServers(redis, new Date())).find((x) => x.serverId === server.id.serverId)!;
+    expect(dump.startedAtNanos, 'sub-second part of the start time').toBeGreaterThan(0);
+    expect(goMs(dump.startedAt, dump.startedAtNanos)).toBe(ours.startedAt!.getTime());
+    for (const w of workers) {
+      const o = ours.workers.find((x) => x.taskId === w.taskId)!;
+      expect(w.startedAtNanos * w.deadlineNanos, 'sub-second parts of a worker').toBeGreaterThan(0);
+      expect([goMs(w.startedAt, w.startedAtNanos), goMs(w.deadline, w.deadlineNanos)]).toEqual([o.startedAt!.getTime(), o.deadline!.getTime()]);
+    }
     console.log(`Go Inspector: server ${dump.id} status=${dump.status} workers=${dump.workers.map((w) => `${w.queue}/${w.taskId}`).join(', ')}`);
   });
 
@@ -92,6 +108,13 @@ describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
     expect(entry!.prevEnqueueAt).toBeGreaterThan(0);
     const events = d.schedulerEvents[entryId]!;
     expect(events[0]!.enqueuedAt).toBeGreaterThanOrEqual(events[1]!.enqueuedAt); // newest first
+    const ours = await listSchedulerEvents(redis, entryId, { page: 1, size: 1000 });
+    const oursById = new Map(ours.events.map((e) => [e.taskId, e.enqueuedAt!.getTime()]));
+    for (const e of events) {
+      expect(e.enqueuedAtNanos, 'sub-second part of an enqueue time').toBeGreaterThan(0);
+      // An event Go saw may have been trimmed since, never changed.
+      if (oursById.has(e.taskId)) expect(goMs(e.enqueuedAt, e.enqueuedAtNanos)).toBe(oursById.get(e.taskId));
+    }
     // Our server also works the default queue, so an enqueued tick may already be processed
     // (and deleted) by the time Go reads it; every tick Go still sees must be the entry's type.
     const seen = events.map((e) => d.taskInfo.default?.[e.taskId]).filter((t) => t !== undefined);

@@ -1,7 +1,18 @@
-import { create, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { describe, expect, it } from 'vitest';
-import { CodecError, decodeSchedulerEntry, decodeTaskMessage, encodeTaskMessage } from '@/lib/asynq/codec';
-import { SchedulerEntrySchema } from '@/lib/asynq/proto/gen/asynq_pb';
+import {
+  CodecError,
+  decodeSchedulerEnqueueEvent,
+  decodeSchedulerEntry,
+  decodeServerInfo,
+  decodeTaskMessage,
+  decodeWorkerInfo,
+  encodeSchedulerEnqueueEvent,
+  encodeServerInfo,
+  encodeTaskMessage,
+  encodeWorkerInfo,
+} from '@/lib/asynq/codec';
+import { SchedulerEnqueueEventSchema, SchedulerEntrySchema, ServerInfoSchema, WorkerInfoSchema } from '@/lib/asynq/proto/gen/asynq_pb';
 import type { TaskMessage } from '@/lib/asynq';
 
 const msg: TaskMessage = {
@@ -61,5 +72,26 @@ describe('TaskMessage codec', () => {
     const e = decodeSchedulerEntry(bytes);
     expect(e.prevEnqueueAt).toBeNull();
     expect(e.nextEnqueueAt?.toISOString()).toBe('2027-01-15T08:00:00.500Z');
+  });
+
+  // Go writes these with timestamppb.New(t): nanoseconds. We write every digit a Date has
+  // (milliseconds), and read Go's down to the millisecond.
+  const goTime = { seconds: 1_800_000_000n, nanos: 123_456_789 };
+  const at = new Date('2027-01-15T08:00:00.123Z');
+
+  it('reads Go’s nanosecond start times, deadlines and enqueue times to the millisecond', () => {
+    expect(decodeServerInfo(toBinary(ServerInfoSchema, create(ServerInfoSchema, { startTime: goTime }))).startedAt).toEqual(at);
+    const w = decodeWorkerInfo(toBinary(WorkerInfoSchema, create(WorkerInfoSchema, { startTime: goTime, deadline: goTime })));
+    expect([w.startedAt, w.deadline]).toEqual([at, at]);
+    expect(decodeSchedulerEnqueueEvent(toBinary(SchedulerEnqueueEventSchema, create(SchedulerEnqueueEventSchema, { taskId: 't', enqueueTime: goTime }))).enqueuedAt).toEqual(at);
+  });
+
+  it('writes our times with their milliseconds, never cut to whole seconds', () => {
+    const ms = { seconds: 1_800_000_000n, nanos: 123_000_000 };
+    const server = fromBinary(ServerInfoSchema, encodeServerInfo({ host: 'h', pid: 1, serverId: 's', concurrency: 1, queues: {}, strictPriority: false, status: 'active', startedAt: at, activeWorkerCount: 0 }));
+    expect(server.startTime).toMatchObject(ms);
+    const worker = fromBinary(WorkerInfoSchema, encodeWorkerInfo({ host: 'h', pid: 1, serverId: 's', taskId: 't', taskType: 'x', taskPayload: new Uint8Array(), queue: 'q', startedAt: at, deadline: at }));
+    expect([worker.startTime, worker.deadline]).toMatchObject([ms, ms]);
+    expect(fromBinary(SchedulerEnqueueEventSchema, encodeSchedulerEnqueueEvent('t', at)).enqueueTime).toMatchObject(ms);
   });
 });
