@@ -154,9 +154,11 @@ export function useLivePolling(pollIntervalMs: number): void {
       // On multiples of the interval by the server's clock (browsers' clocks drift apart): every
       // open tab asks in the same tick, and the server builds that tick's snapshot once for all.
       timer = setTimeout(() => {
+        if (streaming) started ||= Date.now() >= startAt;
         if (document.hidden) schedule();
-        else if (streaming) {
-          started ||= Date.now() >= startAt;
+        // Until the stream starts, the tab polls at the same ticks: a Redis that stalls or goes
+        // down in the first interval after the load is shown at once, as it always was.
+        else if (streaming && started) {
           follow();
           if (state.data) set({ ...state, checkedAt: Math.max(state.checkedAt, Date.now() + skewMs) });
           schedule();
