@@ -49,7 +49,7 @@ export function gateRefusal(headers: Headers, urlHost: string, path: string, mac
 }
 
 /** Sets the security headers on an answer: `csp` (a page's, with its nonce, or null for the scriptless one), the fixed ones, HSTS over https. */
-export function secureHeaders(res: Response, req: Request, csp: string | null): Response {
+export function secureHeaders<A extends { headers: { set(name: string, value: string): void } }>(res: A, req: Request, csp: string | null): A {
   const policy = securityPolicy(process.env.NODE_ENV === 'development');
   res.headers.set('content-security-policy', csp ?? policy.scriptless);
   for (const [name, value] of policy.fixed) res.headers.set(name, value);

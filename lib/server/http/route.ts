@@ -12,6 +12,7 @@ import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
 import { DEFAULT_MAX_BODY, readJsonBody, readParams } from './request-input';
 import { jsonAnswer } from './responses';
+import { isLaneRequest, LaneAnswer, type Answer } from './lane-answer';
 import { invalidateViews } from '../cache/views';
 import { checkRedis } from '../redis/stall';
 
@@ -64,6 +65,11 @@ interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined, 
 
 type Infer<S> = S extends Schema ? z.infer<S> : undefined;
 
+type JsonAnswer = (value: unknown, init: { status: number }) => Answer;
+
+/** jsonAnswer's LaneAnswer twin: the same text, without a Response around it. */
+const laneJson: JsonAnswer = (value, init) => new LaneAnswer(init.status, JSON.stringify(value));
+
 interface Input<P, Q, B> {
   params: P;
   query: Q;
@@ -99,34 +105,39 @@ function readQuery(url: URL, repeatable: boolean | undefined): Record<string, st
  * forbidden_role, and every mutation request that got past authentication is written to the
  * audit log with its outcome. Before all that, the Host and path checks of gate.ts, and every
  * answer gets the security headers: a route is complete on its own, which is what lets the
- * launcher call it without Next's router and proxy (bin/api-lane.mjs).
+ * launcher call it without Next's router and proxy (bin/api-lane.mjs). A read that came
+ * through that lane is answered with a LaneAnswer rather than a Response (lane-answer.ts).
  */
 export function route<
   P extends Schema | undefined = undefined,
   Q extends Schema | undefined = undefined,
   B extends Schema | undefined = undefined,
 >(spec: RouteSpec<P, Q, B>, handler: (input: Input<Infer<P>, Infer<Q>, Infer<B>>) => unknown) {
+  // The type Next checks a route's handler against. A LaneAnswer goes only to the lane, which
+  // asked for it by the request it built, so the cast never reaches Next.
   return async (req: Request, ctx: Ctx): Promise<Response> => {
     const started = performance.now();
     const url = new URL(req.url);
-    return secureHeaders(await gated(req, url, ctx, started), req, null);
+    const json = !spec.mutates && isLaneRequest(req) ? laneJson : jsonAnswer;
+    return secureHeaders(await gated(req, url, ctx, started, json), req, null) as Response;
   };
 
-  async function gated(req: Request, url: URL, ctx: Ctx, started: number): Promise<Response> {
+  async function gated(req: Request, url: URL, ctx: Ctx, started: number, json: JsonAnswer): Promise<Answer> {
     const refused = gateRefusal(req.headers, url.host, appPath(url.pathname), true);
     if (refused !== null) return headed(refused);
     let user: Principal | null;
     try {
       user = await requirePrincipal(req, url.pathname);
     } catch (err) {
-      return failed(err, started);
+      return failed(err, started, json);
     }
     const seen: Seen = { params: {} };
-    const res = await respond(req, url, ctx, user, seen, started);
-    return spec.mutates && user ? audited(req, user, seen, res) : res;
+    const res = await respond(req, url, ctx, user, seen, started, json);
+    // Mutations always answer with a Response (see `json` above), which the audit log reads.
+    return spec.mutates && user ? audited(req, user, seen, res as Response) : res;
   }
 
-  async function respond(req: Request, url: URL, ctx: Ctx, user: Principal | null, seen: Seen, started: number): Promise<Response> {
+  async function respond(req: Request, url: URL, ctx: Ctx, user: Principal | null, seen: Seen, started: number, json: JsonAnswer): Promise<Answer> {
     try {
       seen.params = await readParams(req, ctx?.params);
       if (spec.mutates) {
@@ -149,9 +160,9 @@ export function route<
         const work = out;
         out = await settle(() => work.run());
       }
-      return answer(out);
+      return answer(out, json);
     } catch (err) {
-      return failed(err, started);
+      return failed(err, started, json);
     }
   }
 
@@ -168,22 +179,22 @@ export function route<
     }
   }
 
-  function answer(out: unknown): Response {
+  function answer(out: unknown, json: JsonAnswer): Answer {
     if (out instanceof Response) return out;
     if (out === undefined) return headed(new Response(null, { status: 204 }));
     const status = spec.status ?? 200;
     if (out instanceof TextChunks) return headed(textChunksResponse(out, spec.text ?? 'text/plain; charset=utf-8', status));
     if (spec.text) return headed(new Response(out as string, { status, headers: { 'content-type': spec.text } }));
-    return headed(jsonAnswer(out, { status }));
+    return headed(json(out, { status }));
   }
 
-  function failed(err: unknown, started: number): Response {
+  function failed(err: unknown, started: number, json: JsonAnswer): Answer {
     const e = toApiError(err, spec);
     const instead = spec.recover?.(e, started);
-    return instead === undefined ? headed(jsonAnswer(e.toEnvelope(), { status: e.status })) : answer(instead);
+    return instead === undefined ? headed(json(e.toEnvelope(), { status: e.status })) : answer(instead, json);
   }
 
-  function headed(res: Response): Response {
+  function headed<A extends Answer>(res: A): A {
     if (spec.noStore) res.headers.set('cache-control', 'no-store');
     return res;
   }
