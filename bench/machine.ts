@@ -10,9 +10,9 @@
  * the system allows it; the kernel's RT throttling still leaves 5% of core 0 to others.
  * Only the main thread: Redis' background threads (jemalloc's purger, bio lazy-free/close/fsync)
  * stay ordinary, so they run when the main thread waits and never hold it up. With every thread
- * at the same FIFO priority on one core, the purger returning freed pages after a large delete
- * could not be preempted by the main thread, and the command it interrupted showed up in the
- * SLOWLOG as a 25-50 ms call: a stall of the bench's own making, not of Redis's work.
+ * at the same FIFO priority on one core, the main thread cannot preempt the purger returning
+ * freed pages after a large delete, and whatever command waits meanwhile is timed with the
+ * purge in it: a stall of the bench's making, which no production Redis is set up to have.
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus } from 'node:os';
