@@ -23,15 +23,23 @@ export interface RenderedLabels {
   readonly text: string;
 }
 
+/**
+ * A family's samples as two parallel columns: each series' labels already written out (what
+ * {@link renderLabels} gives, `''` for none) and its value. What a family of one series per
+ * queue uses: at 25,000 queues it writes 25,000 lines without an object or a generator step
+ * per line, which took as long as reading every queue's stats from Redis.
+ */
+export interface Series {
+  readonly labels: readonly string[];
+  readonly values: ArrayLike<number>;
+}
+
 export interface MetricFamily {
   name: string;
   help: string;
   type: MetricType;
-  /**
-   * The samples, read once while the family is written: a family of one series per queue
-   * produces them as it is written (a generator) rather than holding 25,000 of them at once.
-   */
-  samples: Iterable<Sample>;
+  /** The samples: a few as objects, or many as {@link Series} columns. */
+  samples: Iterable<Sample> | Series;
 }
 
 /** The Content-Type of format 0.0.4, what Prometheus asks for first. */
@@ -82,6 +90,17 @@ function labelText(labels: Labels | RenderedLabels): string {
   return 'text' in labels ? labels.text : renderLabels(labels).text;
 }
 
+/** Samples given as objects, as columns. */
+function columns(samples: Iterable<Sample>): Series {
+  const labels: string[] = [];
+  const values: number[] = [];
+  for (const { labels: l, value } of samples) {
+    labels.push(labelText(l));
+    values.push(value);
+  }
+  return { labels, values };
+}
+
 /** Lines per chunk of {@link expositionChunks}: about 60 KB of text. */
 const CHUNK_LINES = 1_000;
 
@@ -98,13 +117,15 @@ export function* expositionChunks(families: readonly MetricFamily[]): Generator<
   let lines = 0;
   for (const f of sorted) {
     if (!METRIC_NAME.test(f.name)) throw new Error(`invalid metric name "${f.name}"`);
-    let first = true;
-    for (const { labels, value } of f.samples) {
-      // The header with the first sample: a family without samples writes nothing.
-      if (first) chunk += `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
-      first = false;
-      const text = labelText(labels);
-      chunk += text === '' ? `${f.name} ${formatValue(value)}\n` : `${f.name}{${text}} ${formatValue(value)}\n`;
+    const { labels, values } = Symbol.iterator in f.samples ? columns(f.samples) : f.samples;
+    // A family without samples writes nothing, not even its header.
+    if (labels.length === 0) continue;
+    chunk += `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`;
+    const bare = `${f.name} `;
+    const open = `${f.name}{`;
+    for (let i = 0; i < labels.length; i++) {
+      const text = labels[i]!;
+      chunk += text === '' ? `${bare}${formatValue(values[i]!)}\n` : `${open}${text}} ${formatValue(values[i]!)}\n`;
       if (++lines === CHUNK_LINES) {
         yield chunk;
         chunk = '';

@@ -11,7 +11,7 @@
  * measurement.
  */
 import type { QueueStats } from '../types';
-import { renderLabels, type MetricFamily, type RenderedLabels, type Sample } from './exposition';
+import { renderLabels, type MetricFamily, type Series } from './exposition';
 
 /**
  * What the families need of one queue's stats: the inspector's counts, with the latency in
@@ -32,32 +32,41 @@ export type QueueGauges = Pick<
  */
 const STATES = ['active', 'archived', 'completed', 'pending', 'retry', 'scheduled'] as const;
 
-/** A queue's label, escaped once per scrape and shared by all of its series. */
-type Labelled = { q: QueueGauges; label: RenderedLabels };
-
 /**
- * Samples made as the family is written (see MetricFamily.samples), each time it is: the
- * families can be written more than once.
+ * One value per queue, beside the queues' labels (each escaped once per scrape and shared by
+ * every family): the columns a family is written from (exposition.ts, Series).
  */
-const made = (samples: () => Generator<Sample>): Iterable<Sample> => ({ [Symbol.iterator]: samples });
-
-/** One sample per queue. */
-const perQueue = (queues: readonly Labelled[], value: (q: QueueGauges) => number): Iterable<Sample> =>
-  made(function* () {
-    for (const { q, label } of queues) yield { labels: label, value: value(q) };
-  });
+function perQueue(queues: readonly QueueGauges[], labels: readonly string[], value: (q: QueueGauges) => number): Series {
+  const values = new Float64Array(queues.length);
+  for (let i = 0; i < queues.length; i++) values[i] = value(queues[i]!);
+  return { labels, values };
+}
 
 /** asynq_tasks_enqueued_total: one sample per queue and state. The state names are fixed words: no escaping needed. */
-const byState = (queues: readonly Labelled[]): Iterable<Sample> =>
-  made(function* () {
-    for (const { q, label } of queues) for (const state of STATES) yield { labels: { text: `${label.text},state="${state}"` }, value: q[state] };
-  });
+function byState(queues: readonly QueueGauges[], labels: readonly string[]): Series {
+  const out: string[] = [];
+  const values = new Float64Array(queues.length * STATES.length);
+  for (let i = 0; i < queues.length; i++) {
+    for (let j = 0; j < STATES.length; j++) {
+      const state = STATES[j]!;
+      out.push(`${labels[i]},state="${state}"`);
+      values[i * STATES.length + j] = queues[i]![state];
+    }
+  }
+  return { labels: out, values };
+}
 
 /** asynq_queue_memory_usage_approx_bytes: only the queues whose memory use is known. */
-const knownMemory = (queues: readonly Labelled[]): Iterable<Sample> =>
-  made(function* () {
-    for (const { q, label } of queues) if (q.memoryUsageBytes !== null) yield { labels: label, value: q.memoryUsageBytes };
+function knownMemory(queues: readonly QueueGauges[], labels: readonly string[]): Series {
+  const known: string[] = [];
+  const values: number[] = [];
+  queues.forEach((q, i) => {
+    if (q.memoryUsageBytes === null) return;
+    known.push(labels[i]!);
+    values.push(q.memoryUsageBytes);
   });
+  return { labels: known, values };
+}
 
 /**
  * Every queue metric family for `queues`, whose order the samples keep. A queue that could not
@@ -65,52 +74,55 @@ const knownMemory = (queues: readonly Labelled[]): Iterable<Sample> =>
  * asynqlens_queue_unreadable.
  */
 export function queueFamilies(all: readonly QueueGauges[]): MetricFamily[] {
-  const labelled = all.map((q) => ({ q, label: renderLabels([['queue', q.queue]]) }));
-  const queues = labelled.filter(({ q }) => !q.problem);
+  const queues = all.filter((q) => !q.problem);
+  const unreadable = all.filter((q) => q.problem);
+  const label = (q: QueueGauges) => renderLabels([['queue', q.queue]]).text;
+  const labels = queues.map(label);
+  const perQ = (value: (q: QueueGauges) => number) => perQueue(queues, labels, value);
   return [
     {
       name: 'asynq_tasks_enqueued_total',
       help: 'Number of tasks enqueued; broken down by queue and state.',
       type: 'gauge',
-      samples: byState(queues),
+      samples: byState(queues, labels),
     },
-    { name: 'asynq_queue_size', help: 'Number of tasks in a queue', type: 'gauge', samples: perQueue(queues, (q) => q.size) },
+    { name: 'asynq_queue_size', help: 'Number of tasks in a queue', type: 'gauge', samples: perQ((q) => q.size) },
     {
       name: 'asynq_queue_latency_seconds',
       help: 'Number of seconds the oldest pending task is waiting in pending state to be processed.',
       type: 'gauge',
-      samples: perQueue(queues, (q) => q.latencySeconds),
+      samples: perQ((q) => q.latencySeconds),
     },
     {
       name: 'asynq_queue_memory_usage_approx_bytes',
       help: 'Number of memory used by a given queue (approximated number by sampling).',
       type: 'gauge',
-      samples: knownMemory(queues),
+      samples: knownMemory(queues, labels),
     },
     {
       name: 'asynq_tasks_processed_total',
       help: 'Number of tasks processed (both succeeded and failed); broken down by queue',
       type: 'counter',
-      samples: perQueue(queues, (q) => q.processedTotal),
+      samples: perQ((q) => q.processedTotal),
     },
     {
       name: 'asynq_tasks_failed_total',
       help: 'Number of tasks failed; broken down by queue',
       type: 'counter',
-      samples: perQueue(queues, (q) => q.failedTotal),
+      samples: perQ((q) => q.failedTotal),
     },
-    { name: 'asynq_queue_paused_total', help: 'Number of queues paused', type: 'gauge', samples: perQueue(queues, (q) => (q.paused ? 1 : 0)) },
+    { name: 'asynq_queue_paused_total', help: 'Number of queues paused', type: 'gauge', samples: perQ((q) => (q.paused ? 1 : 0)) },
     {
       name: 'asynqlens_queue_aggregating_tasks',
       help: 'Number of tasks waiting in aggregation groups (counted in asynq_queue_size, absent from asynq_tasks_enqueued_total); sampled when a queue has many groups.',
       type: 'gauge',
-      samples: perQueue(queues, (q) => q.aggregating),
+      samples: perQ((q) => q.aggregating),
     },
     {
       name: 'asynqlens_queue_unreadable',
       help: 'Queues whose stats cannot be read (a key of the wrong type, a counter that is not a number, or on a Redis Cluster a name whose keys span hash slots); they have no asynq_* series.',
       type: 'gauge',
-      samples: perQueue(labelled.filter(({ q }) => q.problem), () => 1),
+      samples: perQueue(unreadable, unreadable.map(label), () => 1),
     },
   ];
 }

@@ -4,6 +4,7 @@ import { isHandlerNotFoundError } from '@/lib/asynq';
 import type { BytesEncoding } from '@/lib/contract/common';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
+import { iso, isoSec } from './time';
 import type { ServerListDto, SchedulerListDto } from '@/lib/contract/servers';
 
 /** List rows carry at most 4 KiB of payload; a task's detail at most 1 MiB. */
@@ -35,8 +36,6 @@ export function encodeBytes(bytes: Uint8Array, limit = Infinity): { text: string
   }
 }
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
-const isoSec = (s: number): string | null => (s > 0 ? iso(new Date(s * 1000)) : null);
 
 /** asynq's pending_since (Unix nanoseconds, past 2^53) → ISO time with milliseconds. */
 function nsToIso(ns: string | null): string | null {
@@ -44,13 +43,38 @@ function nsToIso(ns: string | null): string | null {
   return new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
 }
 
+/** The last read's time as text: one stats read stamps every queue with the same Date. */
+let stamped: { at: Date; text: string } | null = null;
+
+/**
+ * A queue's stats for the API. Field by field, in the order the answer has always had: at
+ * 25,000 queues a rest-and-spread copy and a toISOString per queue cost a quarter second.
+ */
 export function toQueueStatsDto(s: QueueStats): QueueStatsDto {
-  const { latencyMs, pausedSince, timestamp, ...rest } = s;
+  if (stamped?.at !== s.timestamp) stamped = { at: s.timestamp, text: s.timestamp.toISOString() };
   return {
-    ...rest,
-    pausedSince: iso(pausedSince),
-    latencySeconds: latencyMs / 1000,
-    timestamp: timestamp.toISOString(),
+    queue: s.queue,
+    paused: s.paused,
+    size: s.size,
+    pending: s.pending,
+    active: s.active,
+    scheduled: s.scheduled,
+    retry: s.retry,
+    archived: s.archived,
+    completed: s.completed,
+    aggregating: s.aggregating,
+    aggregatingExact: s.aggregatingExact,
+    groups: s.groups,
+    processed: s.processed,
+    failed: s.failed,
+    processedTotal: s.processedTotal,
+    failedTotal: s.failedTotal,
+    memoryUsageBytes: s.memoryUsageBytes,
+    problem: s.problem,
+    unreadable: s.unreadable,
+    pausedSince: iso(s.pausedSince),
+    latencySeconds: s.latencyMs / 1000,
+    timestamp: stamped.text,
   };
 }
 

@@ -1,11 +1,8 @@
 import 'server-only';
 import { serversListeningOn, type FailureGroup, type NotFoundGroup, type ServerWithWorkers } from '@/lib/asynq';
 import type { FailureGroupDto, NotFoundGroupDto } from '@/lib/contract/triage';
+import { isoSec } from './time';
 
-/** ISO-8601 UTC without milliseconds, as every time in the API. */
-export const iso = (d: Date | null): string | null => (d ? d.toISOString().replace(/\.\d{3}Z$/, 'Z') : null);
-/** Unix seconds as {@link iso}; 0 (never) is null. */
-export const isoSec = (s: number): string | null => (s > 0 ? iso(new Date(s * 1000)) : null);
 
 /** A not-found group with the live servers listening on its queue. */
 export function toNotFoundDto(g: NotFoundGroup, servers: readonly ServerWithWorkers[]): NotFoundGroupDto {

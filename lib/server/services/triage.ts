@@ -18,7 +18,8 @@ import { withItemFailures } from '../dto/failures';
 import { progressStream } from '../http/ndjson';
 import { getInspector } from '../redis/client';
 import { shared } from '../cache/snapshot';
-import { iso, toFailureDto, toNotFoundDto } from '../dto/triage';
+import { iso } from '../dto/time';
+import { toFailureDto, toNotFoundDto } from '../dto/triage';
 import { failureScan, forgetTriageScans, typeCensus } from '../jobs/triage-scans';
 import { readRoutingFile } from '../config/routing-file';
 
