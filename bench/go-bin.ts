@@ -49,8 +49,13 @@ export const NO_GO = 'Go was not found (PATH, /usr/local/go/bin) and there is no
 
 /** Runs the binary with `args`, `stdin` written to its standard input; resolves its stdout. */
 export function runGo(bin: string, args: readonly string[], stdin: string, timeoutMs: number): Promise<string> {
+  return runChild(bin, args, stdin, timeoutMs);
+}
+
+/** Runs any program as {@link runGo} does, optionally in `cwd`; rejects with its stderr's tail. */
+export function runChild(bin: string, args: readonly string[], stdin: string, timeoutMs: number, cwd?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs });
+    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs, cwd });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));

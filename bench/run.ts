@@ -23,9 +23,10 @@ import { searchCase } from './search-case';
 import { fileHeader } from './report';
 import { memoryCase } from './memory-case';
 import { scaleCase } from './scale-case';
+import { throughputCase } from './throughput-case';
 import { uiCase } from './ui-case';
 
-const CASES: BenchCase[] = [readsCase, requestBudgetCase, bulkCase, diagnosticsCase, searchCase, uiCase, metricsCase, scaleCase, memoryCase];
+const CASES: BenchCase[] = [readsCase, requestBudgetCase, bulkCase, diagnosticsCase, searchCase, uiCase, metricsCase, scaleCase, memoryCase, throughputCase];
 const RESULTS = new URL('./results.md', import.meta.url);
 
 function positiveInt(name: string, value: string | undefined, fallback: number): number {

@@ -14,6 +14,7 @@ import {
   TaskMessageSchema,
   WorkerInfoSchema,
 } from './proto/gen/asynq_pb';
+import { writeTaskMessage } from './task-message-writer';
 import type {
   SchedulerEnqueueEvent,
   SchedulerEntry,
@@ -77,17 +78,11 @@ export function decodeTaskMessage(bytes: Uint8Array): TaskMessage {
 
 /**
  * Encodes a task message as Go does. Map entry order may differ from Go's (Go's own is random),
- * which no asynq script depends on: lists and sets hold IDs, never `msg` bytes.
+ * which no asynq script depends on: lists and sets hold IDs, never `msg` bytes. Written by hand
+ * (task-message-writer.ts), not by protobuf-es: it runs for every task enqueued or finished.
  */
 export function encodeTaskMessage(msg: TaskMessage): Uint8Array {
-  return encode(TaskMessageSchema, {
-    ...msg,
-    timeout: BigInt(msg.timeout),
-    deadline: BigInt(msg.deadline),
-    lastFailedAt: BigInt(msg.lastFailedAt),
-    retention: BigInt(msg.retention),
-    completedAt: BigInt(msg.completedAt),
-  });
+  return writeTaskMessage(msg);
 }
 
 /** The server a heartbeat or worker record comes from, as asynq names it: host, PID, server ID. */

@@ -8,6 +8,7 @@
 //	scenario     build every fixture situation, print READY, wait for stdin EOF / SIGTERM
 //	dump         print everything the Go Inspector sees as one JSON document
 //	bench-reads  count Redis round trips and latency of typical dashboard reads
+//	bench-process, bench-enqueue  server and client throughput (see throughput.go)
 //	serve-inspector  an HTTP server over the Inspector, the benchmarks' baseline (--addr)
 //	enqueue      enqueue one task described by JSON on stdin, print the result
 //	inspect-op   run one Inspector write operation described by JSON on stdin
@@ -43,6 +44,10 @@ func main() {
 		err = runDump(args)
 	case "bench-reads":
 		err = runBenchReads(args)
+	case "bench-process":
+		err = runBenchProcess(args)
+	case "bench-enqueue":
+		err = runBenchEnqueue(args)
 	case "serve-inspector":
 		err = runServeInspector(args)
 	case "enqueue":
