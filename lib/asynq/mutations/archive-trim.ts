@@ -20,13 +20,13 @@ const MIN = 20;
 const MAX = 1000;
 
 /**
- * Trims `qname`'s archive until nothing is due (older than 90 days at `now`, or past the
+ * Trims `qname`'s archive until nothing is due (older than 90 days at `now` in `timeZone`, or past the
  * newest 9 999). Returns the number of tasks removed. One round trip per call of at most
  * 1 000 members; none when nothing is due but the first call's answer.
  */
-export async function trimArchive(redis: RedisClient, qname: string, now: Date): Promise<number> {
+export async function trimArchive(redis: RedisClient, qname: string, now: Date, timeZone?: string): Promise<number> {
   const sizer = createCallSizer({ first: FIRST, min: MIN, max: MAX });
-  const args = [k.taskKeyPrefix(qname), archiveCutoff(now), MAX_ARCHIVE_SIZE] as const;
+  const args = [k.taskKeyPrefix(qname), archiveCutoff(now, timeZone), MAX_ARCHIVE_SIZE] as const;
   let removed = 0;
   for (;;) {
     const reply = asArray(await runScript(redis, 'trimArchive', [k.archivedKey(qname)], [...args, sizer.size]), 'trimArchive');

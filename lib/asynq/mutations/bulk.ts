@@ -30,6 +30,8 @@ export interface BulkOptions {
   signal?: AbortSignal;
   onProgress?: (p: { done: number; total: number }) => void;
   now?: () => Date;
+  /** The zone an archive's 90 days are counted in (archive-limits.ts); UTC by default. */
+  timeZone?: string | undefined;
 }
 
 export interface BulkResult {
@@ -67,11 +69,11 @@ export async function bulkByIds(redis: RedisClient, qname: string, action: MoveA
   for (let i = 0; i < ids.length; ) {
     if (opts.signal?.aborted) {
       // Trimmed in full even when stopped, as in bulkAll.
-      if (due) out.trimmed += await trimArchive(redis, qname, now());
+      if (due) out.trimmed += await trimArchive(redis, qname, now(), opts.timeZone);
       return { ...out, stopped: true };
     }
     const chunk = ids.slice(i, i + sizer.size);
-    const { keys, args } = moveArgs(qname, action, state, chunk, now());
+    const { keys, args } = moveArgs(qname, action, state, chunk, now(), opts.timeZone);
     const reply = asArray(await runScript(redis, 'moveTasks', keys, args), 'moveTasks').map((c) => asNumber(c) ?? 0);
     // { code per ID handled..., trimmed, still due, elapsed µs }: it handles at least one ID.
     const handled = Math.max(1, Math.min(chunk.length, reply.length - 3));
@@ -86,7 +88,7 @@ export async function bulkByIds(redis: RedisClient, qname: string, action: MoveA
     i += handled;
     opts.onProgress?.({ done: i, total: ids.length });
   }
-  if (due) out.trimmed += await trimArchive(redis, qname, now());
+  if (due) out.trimmed += await trimArchive(redis, qname, now(), opts.timeZone);
   return out;
 }
 
@@ -133,7 +135,7 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
     const t = now();
     const reply = asArray(
       await runScript(redis, 'moveAll', keys, [
-        action, state, k.queueKeyPrefix(qname), Math.floor(t.getTime() / 1000), archiveCutoff(t), MAX_ARCHIVE_SIZE,
+        action, state, k.queueKeyPrefix(qname), Math.floor(t.getTime() / 1000), archiveCutoff(t, opts.timeZone), MAX_ARCHIVE_SIZE,
         k.uniqueKeyPrefix(qname), asked, skip, opts.group ?? '', CALL_BUDGET_US,
       ]),
       'moveAll',
@@ -186,6 +188,6 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
   out.stopped = Boolean(opts.signal?.aborted) && !ended && left > failedIds.size;
   // Trimmed in full even when stopped: the tasks archived so far are the action's, and so is
   // what their archiving pushed past asynq's limits.
-  if (due) out.trimmed += await trimArchive(redis, qname, now());
+  if (due) out.trimmed += await trimArchive(redis, qname, now(), opts.timeZone);
   return out;
 }
