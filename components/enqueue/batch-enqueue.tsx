@@ -17,8 +17,10 @@ const EXAMPLE = [
 ].join('\n');
 
 /**
- * Many tasks at once from JSON lines (pasted or uploaded), with a result per line. Like
- * asynq's batch enqueue, unique and group tasks are refused per line.
+ * Many tasks at once from JSON lines (pasted or uploaded), with a result per line. The batch
+ * is the console's own (no released asynq has one): each line is enqueued as asynq's client
+ * enqueues one task, and unique and group tasks are refused per line, since one pipeline cannot
+ * take a lock per task.
  */
 export function BatchEnqueue({ defaultQueue, readOnly }: { defaultQueue: string; readOnly: boolean | undefined }) {
   const [text, setText] = useState('');
@@ -48,7 +50,7 @@ export function BatchEnqueue({ defaultQueue, readOnly }: { defaultQueue: string;
           <Textarea aria-label="JSON lines" rows={10} placeholder={EXAMPLE} value={text} onChange={(e) => setText(e.target.value)} />
           <p className="text-[11px] text-subtle">
             One task per line: {'{'}&quot;type&quot;, &quot;payload&quot;?, &quot;payloadEncoding&quot;?, &quot;queue&quot;?, &quot;options&quot;?{'}'} as the enqueue API takes it; a
-            payload that is not a string is sent as its JSON. Up to 1,000 lines go in one request. Unique and group tasks are refused per line, as asynq&apos;s batch enqueue does.
+            payload that is not a string is sent as its JSON. Up to 1,000 lines go in one request. Each line is enqueued as asynq&apos;s client enqueues one task; unique and group tasks are refused per line (the batch is this console&apos;s own, not an asynq API).
           </p>
           <div className="flex flex-wrap items-end gap-3">
             <Field id="batch-queue" label="Queue for lines without one" className="w-64">

@@ -8,6 +8,10 @@ export const workerSchema = z.object({
   taskId: z.string(),
   taskType: z.string(),
   queue: z.string(),
+  /** The task's payload as the worker recorded it, cut like a task list's preview. */
+  ...payloadFields,
+  payloadSize: z.number(),
+  payloadTruncated: z.boolean(),
   startedAt: isoTime,
   deadline: isoTime,
 });

@@ -135,6 +135,8 @@ const specs: Spec[] = [
       const workers = page.getByRole('table', { name: 'Workers' });
       await workers.getByText('image:resize').first().waitFor();
       assert.equal(await workers.locator('tbody tr').count(), 3);
+      // Each worker's task payload, as asynqmon shows it.
+      await workers.getByText('{"imageId":0}').waitFor();
       assert.match(page.url(), /open=/, 'the expanded server is in the URL');
       await screenshot(page, 'servers');
       noErrors(tp);

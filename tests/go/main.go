@@ -17,6 +17,7 @@
 //	process      run a real asynq.Server for S seconds, one JSON line per task
 //	cluster-*    seed, dump and process over a Redis Cluster (--nodes; see cluster.go)
 //	sentinel-*   seed, dump and process through Redis Sentinel (--sentinels, --master; see sentinel.go)
+//	archive-cutoff  asynq's 90-day archive cutoff at given instants in a given zone (--tz)
 //
 // stdout carries only the machine-readable output; all logs go to stderr.
 package main
@@ -84,6 +85,8 @@ func main() {
 		err = runSentinelDump(args)
 	case "sentinel-process":
 		err = runSentinelProcess(args)
+	case "archive-cutoff":
+		err = runArchiveCutoff(args)
 	default:
 		usage()
 		os.Exit(2)

@@ -333,7 +333,11 @@ describe.skipIf(asynqGo.noGo)('live interop with github.com/hibiken/asynq v0.26.
         { taskId: o!.taskId, taskType: o!.taskType, queue: o!.queue, startedAt: seconds(o!.startedAt), deadline: seconds(o!.deadline) },
         `worker for task ${w.taskId}`,
       ).toEqual({ taskId: w.taskId, taskType: w.taskType, queue: w.queue, startedAt: w.startedAt, deadline: w.deadline });
+      // The payload the worker recorded, as asynqmon shows it: the same bytes Go's Inspector reads.
+      expect(ourBytes(o!.payload, o!.payloadEncoding), `worker payload of task ${w.taskId}`).toEqual(Buffer.from(w.payloadBase64 ?? '', 'base64'));
+      expect(o!.payloadSize, `worker payload size of task ${w.taskId}`).toBe(Buffer.from(w.payloadBase64 ?? '', 'base64').length);
     }
+    expect(go.workers.some((w) => (w.payloadBase64 ?? '') !== ''), 'a worker with a payload (the comparison is not vacuous)').toBe(true);
     expect(ours!.workers.find((x) => x.taskId === block.id)).toMatchObject({ taskType: 'work:block', queue: 'work:main' });
   });
 

@@ -50,6 +50,22 @@ export function buildMessage(task: NewTask, o: ComposedOptions): TaskMessage {
   };
 }
 
+/**
+ * The lock of a scheduled unique task: it lasts until processAt + TTL, in whole seconds, as
+ * asynq's client computes it (client.go `schedule`: `time.Until(processAt.Add(uniqueTTL))`, then
+ * rdb.go `int(ttl.Seconds())`). That `time.Until` is a clock read of its own, taken after
+ * processAt was fixed (ProcessIn reads the clock in composeOptions, EnqueueContext again, and
+ * `schedule` a third time), so Go's span is always a few microseconds short of processAt + TTL
+ * − now, and the truncation then lands one second lower whenever the span is whole seconds
+ * (ProcessIn(10s) with Unique(60s): 69, not 70). Here `now` stands for the instant of that last
+ * read, so the lock is the largest whole number of seconds strictly below the span: the
+ * same value for every span not within those microseconds of a whole second.
+ */
+export function scheduledLockTtl(processAt: Date, uniqueTtlSeconds: number, now: Date): number {
+  const spanMs = processAt.getTime() + uniqueTtlSeconds * 1000 - now.getTime();
+  return Math.ceil(spanMs / 1000) - 1;
+}
+
 interface Plan {
   script: ScriptName;
   keys: string[];
@@ -69,8 +85,7 @@ export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Pl
   if (o.processAt.getTime() > now.getTime()) {
     const at = Math.floor(o.processAt.getTime() / 1000);
     if (!unique) return { script: 'schedule', keys: [k.taskKey(q, id), k.scheduledKey(q)], args: [bytes, at, id], state: 'scheduled' };
-    // The lock lasts until processAt + TTL, counted from now, in whole seconds (Go truncates).
-    const ttl = Math.trunc((o.processAt.getTime() + o.uniqueTtl * 1000 - now.getTime()) / 1000);
+    const ttl = scheduledLockTtl(o.processAt, o.uniqueTtl, now);
     return { script: 'scheduleUnique', keys: [msg.uniqueKey, k.taskKey(q, id), k.scheduledKey(q)], args: [id, ttl, at, bytes], state: 'scheduled', lockTtl: ttl };
   }
   const ttl = Math.trunc(o.uniqueTtl);

@@ -28,15 +28,15 @@ export interface ArchiveForecast extends ArchiveDrops {
  * the archive: SISMEMBER asynq:queues, ZCARD and ZCOUNT -inf cutoff of asynq:{q}:archived.
  * Throws queue_not_found, invalid_argument for a negative or fractional `adding`.
  *
- * It is what asynq's rule gives; the console trims at most 500 members per script call, so
- * when more than that are past 90 days a short archive may leave some of them for the next
- * archive (a production server's or ours) to delete. Archives by workers meanwhile also move it.
+ * It is what asynq's rule gives, and what the console's archive then deletes (trimming what
+ * its script leaves due in calls of its own: mutations/archive-trim.ts). Archives by workers
+ * meanwhile also move it.
  */
-export async function forecastArchive(redis: RedisClient, qname: string, adding: number, now: Date): Promise<ArchiveForecast> {
+export async function forecastArchive(redis: RedisClient, qname: string, adding: number, now: Date, timeZone?: string): Promise<ArchiveForecast> {
   const op = 'forecastArchive';
   if (!Number.isSafeInteger(adding) || adding < 0) throw invalidArgument(op, 'adding', 'adding must be a non-negative integer');
   assertQueueSlot(redis, op, qname);
-  const cutoff = archiveCutoff(now);
+  const cutoff = archiveCutoff(now, timeZone);
   const key = k.archivedKey(qname);
   const [[, member], [e1, card], [e2, old]] = (await execPipeline(redis, (p) =>
     p.sismember(k.ALL_QUEUES, qname).zcard(key).zcount(key, '-inf', cutoff),

@@ -32,7 +32,16 @@ import { listSchedulerEntries, listSchedulerEvents } from './schedulers';
 import { listServers } from './servers';
 import { getTask, getTaskPayload, listTasks, type ListOptions } from './tasks';
 
-export function createInspector(redis: RedisClient, { clock = systemClock }: { clock?: Clock } = {}) {
+export interface InspectorOptions {
+  clock?: Clock;
+  /**
+   * The time zone of the asynq servers, in which an archive counts its 90 days (asynq counts
+   * them in its process' local zone): an IANA name; UTC by default.
+   */
+  archiveTimeZone?: string;
+}
+
+export function createInspector(redis: RedisClient, { clock = systemClock, archiveTimeZone }: InspectorOptions = {}) {
   const now = () => clock.now();
   return {
     redis,
@@ -52,7 +61,7 @@ export function createInspector(redis: RedisClient, { clock = systemClock }: { c
     schedulerEntries: () => listSchedulerEntries(redis, now()),
     schedulerEvents: (entryId: string, page: PageParams) => listSchedulerEvents(redis, entryId, page),
     redisInfo: () => getRedisInfo(redis),
-    archiveForecast: (qname: string, adding: number) => forecastArchive(redis, qname, adding, now()),
+    archiveForecast: (qname: string, adding: number) => forecastArchive(redis, qname, adding, now(), archiveTimeZone),
 
     // Enqueueing, as asynq's Client does.
     enqueue: (task: NewTask, opts: EnqueueOptions) => enqueueTask(redis, task, opts, now()),
@@ -60,7 +69,7 @@ export function createInspector(redis: RedisClient, { clock = systemClock }: { c
     precheckEnqueue: (input: Parameters<typeof precheckEnqueue>[1]) => precheckEnqueue(redis, input),
 
     // Changes to one task or queue.
-    moveTask: (qname: string, id: string, action: MoveAction) => moveTask(redis, qname, id, action, now()),
+    moveTask: (qname: string, id: string, action: MoveAction) => moveTask(redis, qname, id, action, now(), archiveTimeZone),
     cancelTask: (qname: string, id: string) => cancelTask(redis, qname, id),
     updateTaskPayload: (qname: string, id: string, payload: Uint8Array) => updateTaskPayload(redis, qname, id, payload),
     pauseQueue: (qname: string) => pauseQueue(redis, qname, now()),
@@ -68,16 +77,16 @@ export function createInspector(redis: RedisClient, { clock = systemClock }: { c
     deleteQueue: (qname: string, force: boolean) => deleteQueue(redis, qname, force),
 
     // Many tasks at once, in batches.
-    bulkByIds: (qname: string, action: MoveAction, state: string, ids: readonly string[], opts: Omit<BulkOptions, 'now'> = {}) =>
-      bulkByIds(redis, qname, action, state, ids, { ...opts, now }),
-    bulkAll: (qname: string, action: MoveAction, state: string, opts: Omit<BulkOptions, 'now'> = {}) =>
-      bulkAll(redis, qname, action, state, { ...opts, now }),
+    bulkByIds: (qname: string, action: MoveAction, state: string, ids: readonly string[], opts: Omit<BulkOptions, 'now' | 'timeZone'> = {}) =>
+      bulkByIds(redis, qname, action, state, ids, { ...opts, now, timeZone: archiveTimeZone }),
+    bulkAll: (qname: string, action: MoveAction, state: string, opts: Omit<BulkOptions, 'now' | 'timeZone'> = {}) =>
+      bulkAll(redis, qname, action, state, { ...opts, now, timeZone: archiveTimeZone }),
     deleteTasks: (qname: string, ids: readonly string[]) => deleteTasksById(redis, qname, ids),
 
     // Search, and acting on what it matches.
     search: (filter: SearchFilter, opts: Omit<SearchOptions, 'now'> = {}) => searchTasks(redis, filter, { ...opts, now: now() }),
-    actOnMatches: (filter: SearchFilter, action: MoveAction, preview: boolean, opts: Omit<ActOptions, 'now'> = {}) =>
-      actOnMatches(redis, filter, action, preview, { ...opts, now }),
+    actOnMatches: (filter: SearchFilter, action: MoveAction, preview: boolean, opts: Omit<ActOptions, 'now' | 'timeZone'> = {}) =>
+      actOnMatches(redis, filter, action, preview, { ...opts, now, timeZone: archiveTimeZone }),
 
     // Unique-task locks.
     queueLock: (qname: string, key: string) => getQueueLock(redis, qname, key, now()),

@@ -3,20 +3,24 @@
  * archive, asynq's and ours, then runs ZREMRANGEBYSCORE -inf cutoff and ZREMRANGEBYRANK
  * 0 -10000: tasks archived 90 days ago or earlier go, and only the newest 9 999 stay.
  */
+import { addDaysInZone } from '../time-zone';
+
 export const MAX_ARCHIVE_SIZE = 10_000;
 /** What ZREMRANGEBYRANK 0 -MAX_ARCHIVE_SIZE leaves: one fewer than the "size". */
 export const ARCHIVE_KEEP = MAX_ARCHIVE_SIZE - 1;
 export const ARCHIVE_DAYS = 90;
 
+/** The zone the 90 days are counted in unless the caller names the servers' zone. */
+export const DEFAULT_ARCHIVE_TIME_ZONE = 'UTC';
+
 /**
- * The archive cutoff: `now` minus 90 days counted in UTC, in Unix seconds. Go's AddDate counts
- * them in the process' local zone, an hour apart across a summer-time change (docs/api.md,
- * "Archive cutoff time zone").
+ * The archive cutoff in Unix seconds: `now` minus 90 calendar days counted in `timeZone`,
+ * asynq's `now.AddDate(0, 0, -90).Unix()` in a process whose local zone is `timeZone`. In UTC
+ * it is exactly 90 × 24 h; in a zone with summer time an hour more or less across a change
+ * (docs/api.md, "Archive cutoff time zone").
  */
-export function archiveCutoff(now: Date): number {
-  const d = new Date(now.getTime());
-  d.setUTCDate(d.getUTCDate() - ARCHIVE_DAYS);
-  return Math.floor(d.getTime() / 1000);
+export function archiveCutoff(now: Date, timeZone: string = DEFAULT_ARCHIVE_TIME_ZONE): number {
+  return Math.floor(addDaysInZone(now, -ARCHIVE_DAYS, timeZone).getTime() / 1000);
 }
 
 export interface ArchiveDrops {

@@ -3,7 +3,8 @@
  * at most 500 per script call, each sized by what the last one cost in Redis
  * (call-sizer.ts) to stay near 1 ms (even beside a million tasks), so
  * production workers keep being served between calls. Each batch is atomic, so no task is
- * ever half-moved. Long runs report progress and stop when asked.
+ * ever half-moved. Long runs report progress and stop when asked. An archive ends with the
+ * archive trimmed to asynq's limits (archive-trim.ts), as asynq's one script leaves it.
  */
 import type { RedisClient } from '../redis-client';
 import { invalidArgument, type AsynqError } from '../errors';
@@ -16,6 +17,7 @@ import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
 import { ACTION_STATES, moveError, type MoveAction } from './move-codes';
 import { assertQueueExists } from '../inspector/queues';
 import { moveArgs } from './task-actions';
+import { trimArchive } from './archive-trim';
 
 export const MAX_BATCH = 500;
 const MIN_BATCH = 10;
@@ -28,6 +30,8 @@ export interface BulkOptions {
   signal?: AbortSignal;
   onProgress?: (p: { done: number; total: number }) => void;
   now?: () => Date;
+  /** The zone an archive's 90 days are counted in (archive-limits.ts); UTC by default. */
+  timeZone?: string | undefined;
 }
 
 export interface BulkResult {
@@ -60,14 +64,21 @@ export async function bulkByIds(redis: RedisClient, qname: string, action: MoveA
   const max = Math.max(1, Math.min(opts.batchSize ?? MAX_BATCH, MAX_BATCH));
   const sizer = createCallSizer({ first: FIRST_BATCH, min: Math.min(MIN_BATCH, max), max });
   const out: BulkResult = { succeeded: 0, failed: [], trimmed: 0, stopped: false };
+  /** Whether a call left archive members due for trimming (archive-trim.ts takes them). */
+  let due = false;
   for (let i = 0; i < ids.length; ) {
-    if (opts.signal?.aborted) return { ...out, stopped: true };
+    if (opts.signal?.aborted) {
+      // Trimmed in full even when stopped, as in bulkAll.
+      if (due) out.trimmed += await trimArchive(redis, qname, now(), opts.timeZone);
+      return { ...out, stopped: true };
+    }
     const chunk = ids.slice(i, i + sizer.size);
-    const { keys, args } = moveArgs(qname, action, state, chunk, now());
+    const { keys, args } = moveArgs(qname, action, state, chunk, now(), opts.timeZone);
     const reply = asArray(await runScript(redis, 'moveTasks', keys, args), 'moveTasks').map((c) => asNumber(c) ?? 0);
-    // { code per ID handled..., trimmed, elapsed µs }: the script handles at least one ID.
-    const handled = Math.max(1, Math.min(chunk.length, reply.length - 2));
-    sizer.observe(handled, reply[handled + 1] ?? 0);
+    // { code per ID handled..., trimmed, still due, elapsed µs }: it handles at least one ID.
+    const handled = Math.max(1, Math.min(chunk.length, reply.length - 3));
+    sizer.observe(handled, reply[handled + 2] ?? 0);
+    due ||= (reply[handled + 1] ?? 0) > 0;
     chunk.slice(0, handled).forEach((id, j) => {
       const code = reply[j] ?? 0;
       if (code === 1) out.succeeded++;
@@ -77,6 +88,7 @@ export async function bulkByIds(redis: RedisClient, qname: string, action: MoveA
     i += handled;
     opts.onProgress?.({ done: i, total: ids.length });
   }
+  if (due) out.trimmed += await trimArchive(redis, qname, now(), opts.timeZone);
   return out;
 }
 
@@ -89,6 +101,8 @@ interface MoveAllReply {
   remaining: number;
   /** The script's time in Redis, µs. */
   us: number;
+  /** Archive members still due for trimming after the call. */
+  due: number;
   failed: { id: string; code: number }[];
 }
 
@@ -121,21 +135,23 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
     const t = now();
     const reply = asArray(
       await runScript(redis, 'moveAll', keys, [
-        action, state, k.queueKeyPrefix(qname), Math.floor(t.getTime() / 1000), archiveCutoff(t), MAX_ARCHIVE_SIZE,
+        action, state, k.queueKeyPrefix(qname), Math.floor(t.getTime() / 1000), archiveCutoff(t, opts.timeZone), MAX_ARCHIVE_SIZE,
         k.uniqueKeyPrefix(qname), asked, skip, opts.group ?? '', CALL_BUDGET_US,
       ]),
       'moveAll',
     );
     const failed: MoveAllReply['failed'] = [];
-    for (let i = 4; i < reply.length; i += 2) failed.push({ id: asText(reply[i]) ?? '', code: asNumber(reply[i + 1]) ?? 0 });
+    for (let i = 5; i < reply.length; i += 2) failed.push({ id: asText(reply[i]) ?? '', code: asNumber(reply[i + 1]) ?? 0 });
     const n = (i: number) => asNumber(reply[i]) ?? 0;
-    return { asked, moved: n(0), trimmed: n(1), remaining: n(2), us: n(3), failed };
+    return { asked, moved: n(0), trimmed: n(1), remaining: n(2), us: n(3), due: n(4), failed };
   };
 
   const inFlight: { asked: number; reply: Promise<MoveAllReply> }[] = [];
   /** Tasks the structure held after the last answered call, less those asked by calls in flight. */
   let left = total;
   let ended = false;
+  /** Whether a call left archive members due for trimming (archive-trim.ts takes them). */
+  let due = false;
   const canSend = () =>
     !ended && !opts.signal?.aborted && out.succeeded + failedIds.size < total + max && left - inFlight.reduce((a, c) => a + c.asked, 0) > failedIds.size;
   try {
@@ -151,6 +167,7 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
       const r = await next.reply;
       out.succeeded += r.moved;
       out.trimmed += r.trimmed;
+      due ||= r.due > 0;
       for (const f of r.failed) {
         if (failedIds.has(f.id)) continue;
         failedIds.add(f.id);
@@ -169,5 +186,8 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
     throw err;
   }
   out.stopped = Boolean(opts.signal?.aborted) && !ended && left > failedIds.size;
+  // Trimmed in full even when stopped: the tasks archived so far are the action's, and so is
+  // what their archiving pushed past asynq's limits.
+  if (due) out.trimmed += await trimArchive(redis, qname, now(), opts.timeZone);
   return out;
 }

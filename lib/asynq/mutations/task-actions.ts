@@ -11,32 +11,37 @@ import * as k from '../keys';
 import { asArray, asBytes, asNumber } from '../reply';
 import { execPipeline, runScript } from '../scripts';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
+import { trimArchive } from './archive-trim';
 import { CALL_BUDGET_US } from '../call-sizer';
 import { moveError, type MoveAction } from './move-codes';
 
 /** Arguments of move-tasks.lua for `ids` of a queue. */
-export function moveArgs(qname: string, action: MoveAction, requiredState: string, ids: readonly string[], now: Date) {
+export function moveArgs(qname: string, action: MoveAction, requiredState: string, ids: readonly string[], now: Date, timeZone?: string) {
   return {
     keys: [k.pendingKey(qname), k.archivedKey(qname), k.allGroups(qname)],
     args: [
-      action, requiredState, k.queueKeyPrefix(qname), Math.floor(now.getTime() / 1000), archiveCutoff(now), MAX_ARCHIVE_SIZE,
+      action, requiredState, k.queueKeyPrefix(qname), Math.floor(now.getTime() / 1000), archiveCutoff(now, timeZone), MAX_ARCHIVE_SIZE,
       k.uniqueKeyPrefix(qname), CALL_BUDGET_US, ...ids,
     ],
   };
 }
 
 /**
- * Runs, archives or deletes one task in any state that allows it. Two round trips: the queue
+ * Runs, archives or deletes one task in any state that allows it (an archive's 90 days counted
+ * in `timeZone`, UTC by default: archive-limits.ts). Two round trips: the queue
  * check must come first (a script cannot read asynq:queues, which lives in another cluster
- * slot), then the script. Throws queue_not_found, task_not_found (the Inspector's words) or
+ * slot), then the script; an archive that leaves more to trim than its call may take trims
+ * the rest in calls of its own (archive-trim.ts). Throws queue_not_found, task_not_found (the Inspector's words) or
  * failed_precondition with asynq's text; nothing changes in Redis when it throws.
  */
-export async function moveTask(redis: RedisClient, qname: string, id: string, action: MoveAction, now: Date): Promise<void> {
+export async function moveTask(redis: RedisClient, qname: string, id: string, action: MoveAction, now: Date, timeZone?: string): Promise<void> {
   const op = `${action}Task`;
   await assertQueueExists(redis, op, qname, actionQueueNotFound);
-  const { keys, args } = moveArgs(qname, action, '', [id], now);
-  const code = asNumber(asArray(await runScript(redis, 'moveTasks', keys, args), 'moveTasks')[0]) ?? 0;
-  if (code !== 1) throw moveError(op, action, code, qname, id, '');
+  const { keys, args } = moveArgs(qname, action, '', [id], now, timeZone);
+  // { code, trimmed, still due to be trimmed, elapsed µs }
+  const [code, , due] = asArray(await runScript(redis, 'moveTasks', keys, args), 'moveTasks').map((v) => asNumber(v) ?? 0);
+  if (code !== 1) throw moveError(op, action, code ?? 0, qname, id, '');
+  if ((due ?? 0) > 0) await trimArchive(redis, qname, now, timeZone);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface ActOptions {
   batchSize?: number | undefined;
   onProgress?: ((p: ActProgress) => void) | undefined;
   now?: (() => Date) | undefined;
+  /** The zone an archive's 90 days are counted in (mutations/archive-limits.ts); UTC by default. */
+  timeZone?: string | undefined;
 }
 
 export interface ActFailure {
@@ -147,7 +149,7 @@ export async function actOnMatches(redis: RedisClient, filter: SearchFilter, act
     redis, queues, states, predicate: compilePredicate(filter), preview, opts, now, out,
     async apply(queue, state, ids) {
       if (preview || ids.length === 0) return 0;
-      const r = await bulkByIds(redis, queue, action, state, ids, { signal: opts.signal, batchSize: opts.batchSize, now });
+      const r = await bulkByIds(redis, queue, action, state, ids, { signal: opts.signal, batchSize: opts.batchSize, now, timeZone: opts.timeZone });
       out.succeeded += r.succeeded;
       out.failed += r.failed.length;
       out.trimmed += r.trimmed;

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { isTimeZone } from '@/lib/asynq/time-zone';
 
 /** A yes/no setting: 1/true or 0/false (unset = false). */
 function flag(name: string) {
@@ -63,6 +64,16 @@ const envSchema = z.object({
   ASYNQLENS_REDIS_TLS_KEY_FILE: z.string().optional(),
   ASYNQLENS_REDIS_TLS_SERVERNAME: z.string().optional(),
   ASYNQLENS_REDIS_TLS_INSECURE: flag('ASYNQLENS_REDIS_TLS_INSECURE'),
+  /**
+   * The asynq servers' time zone (an IANA name): an archive counts asynq's 90 days in it, as
+   * asynq counts them in its process' local zone.
+   */
+  ASYNQLENS_SERVER_TZ: z
+    .string()
+    .default('UTC')
+    .superRefine((v, ctx) => {
+      if (!isTimeZone(v)) ctx.addIssue({ code: 'custom', message: `unknown time zone "${v}": give an IANA name such as Europe/Paris, or UTC` });
+    }),
 });
 
 export type Env = z.infer<typeof envSchema>;

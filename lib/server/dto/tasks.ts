@@ -125,13 +125,21 @@ export function toServerListDto(servers: ServerWithWorkers[]): ServerListDto {
       status: s.status,
       startedAt: iso(s.startedAt),
       activeWorkerCount: s.activeWorkerCount,
-      workers: s.workers.map((w) => ({
-        taskId: w.taskId,
-        taskType: w.taskType,
-        queue: w.queue,
-        startedAt: iso(w.startedAt),
-        deadline: iso(w.deadline),
-      })),
+      workers: s.workers.map((w) => {
+        // Shared by every tab polling the servers page: a preview, like a task list row.
+        const p = encodeBytes(w.taskPayload, LIST_PAYLOAD_LIMIT);
+        return {
+          taskId: w.taskId,
+          taskType: w.taskType,
+          queue: w.queue,
+          payload: p.text,
+          payloadEncoding: p.encoding,
+          payloadSize: w.taskPayload.length,
+          payloadTruncated: p.truncated,
+          startedAt: iso(w.startedAt),
+          deadline: iso(w.deadline),
+        };
+      }),
     })),
   };
 }

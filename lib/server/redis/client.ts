@@ -80,7 +80,7 @@ export function redisMode(): 'standalone' | 'sentinel' | 'cluster' {
 }
 
 export function getInspector(): Inspector {
-  g.asynqlensInspector ??= createInspector(getRedis());
+  g.asynqlensInspector ??= createInspector(getRedis(), { archiveTimeZone: env().ASYNQLENS_SERVER_TZ });
   return g.asynqlensInspector;
 }
 

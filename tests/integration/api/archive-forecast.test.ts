@@ -10,6 +10,7 @@ import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedPending } from '@/lib/asynq/testutil/seed';
 import { callRoute } from '../../support/call-route';
 import { consoleRoutes } from '../../support/console-routes';
+import { freshConsole } from '../../support/fresh-console';
 import { testRedisUrl, useTestRedis } from '../../support/test-redis';
 
 const DB = 126;
@@ -111,5 +112,35 @@ describe('search act preview', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ preview: true, count: 5, byQueue: { sa: 3, sb: 2 } });
     expect(await redis.llen(k.pendingKey('sa'))).toBe(3);
+  });
+});
+
+describe('ASYNQLENS_SERVER_TZ: the 90 days counted in the servers’ zone', () => {
+  // The zone's offset cancels out: only a summer-time change within the 90 days moves the
+  // cutoff, so the zone taken is one with such a change in the window ending today.
+  const ZONES = ['Europe/Paris', 'America/New_York', 'Australia/Sydney', 'America/Santiago', 'Africa/Casablanca', 'Antarctica/Troll'];
+  const now = new Date();
+  const zone = ZONES.find((z) => archiveCutoff(now, z) !== archiveCutoff(now)) ?? 'Europe/Paris';
+
+  it(`the forecast's cutoff and an archive's trimming follow it (${zone})`, async () => {
+    const fresh = await freshConsole({ REDIS_URL: testRedisUrl(DB), ASYNQLENS_SERVER_TZ: zone });
+    await seed('tz', 0, 0, 1);
+    const before = Math.floor(Date.now() / 1000);
+    const { status, body } = await callRoute(fresh.archiveForecast.GET, '/api/queues/tz/archive-forecast?adding=1', { qname: 'tz' });
+    expect(status).toBe(200);
+    const cutoffs = [archiveCutoff(new Date(before * 1000), zone), archiveCutoff(new Date(), zone)];
+    expect(cutoffs, 'the forecast cutoff is counted in the zone').toContain(body.cutoff);
+    // An archived task scored between the UTC cutoff and the zone's: kept or trimmed by the zone's rule.
+    const utc = archiveCutoff(new Date());
+    const inZone = archiveCutoff(new Date(), zone);
+    if (utc !== inZone) {
+      const between = Math.min(utc, inZone) + 1800;
+      await redis.zadd(k.archivedKey('tz'), between, 'between');
+      const [id] = await redis.lrange(k.pendingKey('tz'), 0, 0);
+      const res = await callRoute(fresh.action.POST, `/api/queues/tz/tasks/${id}/archive`, { qname: 'tz', taskId: id!, action: 'archive' }, { ...post, body: '{}' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const kept = (await redis.zscore(k.archivedKey('tz'), 'between')) !== null;
+      expect(kept, `a task archived at ${between}: ${zone} cutoff ${inZone}, UTC ${utc}`).toBe(between > inZone);
+    }
   });
 });

@@ -33,16 +33,18 @@ async function seedPending(n: number): Promise<string[]> {
 }
 
 describe('move-tasks.lua (bulkByIds)', () => {
-  it('stops after the first task once its budget is spent, answering its codes, the trimmed count and its time', async () => {
+  it('stops after the first task once its budget is spent, answering its codes, the trimmed and still-due counts and its time', async () => {
     const ids = await seedPending(5);
     const { keys, args } = moveArgs(Q, 'delete', 'pending', ids, new Date());
     const budgetAt = args.indexOf(ids[0]!) - 1;
     args[budgetAt] = 0;
     const reply = (await runScript(redis, 'moveTasks', keys, args)) as number[];
-    expect(reply).toHaveLength(3);
+    // { code, trimmed, still due to be trimmed, elapsed µs }
+    expect(reply).toHaveLength(4);
     expect(reply[0]).toBe(1);
     expect(reply[1]).toBe(0);
-    expect(reply[2]).toBeGreaterThanOrEqual(0);
+    expect(reply[2]).toBe(0);
+    expect(reply[3]).toBeGreaterThanOrEqual(0);
     expect(await redis.lrange(k.pendingKey(Q), 0, -1)).toEqual(ids.slice(1).reverse());
   });
 

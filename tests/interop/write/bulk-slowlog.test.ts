@@ -26,6 +26,8 @@ const N = 5_000;
 /** Every 10th task is unique and still owns its lock. */
 const UNIQUE_EVERY = 10;
 const LIMIT_US = 5_000;
+/** Archived tasks past 90 days beside an archive of one: each trim call takes at most 1 000. */
+const ANCIENT = 30_000;
 const CLIENT_NAME = `asynqlens-bulk-slowlog-${process.pid}`;
 
 const ids = Array.from({ length: N }, (_, i) => `bulk-${String(i).padStart(5, '0')}`);
@@ -102,10 +104,10 @@ describe('bulk over 5,000 tasks: nothing lost or duplicated, no Redis call over 
   }
 
   /** Runs one bulk request and reads our connection's SLOWLOG entries for it. */
-  async function bulkMeasured(label: string, body: { action: 'run' | 'archive' | 'delete'; state: string }) {
+  async function bulkMeasured(label: string, body: { action: 'run' | 'archive' | 'delete'; state: string } | (() => ReturnType<Api['bulk']>)) {
     await redis.slowlog('RESET');
     const t0 = performance.now();
-    const res = await api.bulk(QUEUE, body);
+    const res = await (typeof body === 'function' ? body() : api.bulk(QUEUE, body));
     const ms = performance.now() - t0;
     const entries = (await redis.call('SLOWLOG', 'GET', '-1')) as SlowEntry[];
     const ours = entries.filter((e) => String(e[5]) === CLIENT_NAME);
@@ -179,6 +181,31 @@ describe('bulk over 5,000 tasks: nothing lost or duplicated, no Redis call over 
     expect(await redis.get(locksLeft[0]!), 'a lock held by another task stays').toBe('someone-else');
     expect(await redis.exists(...locksLeft.slice(1)), 'locks the deleted tasks owned').toBe(0);
   });
+  it(`archive of one task beside ${ANCIENT} tasks archived over 90 days ago: every one trimmed with its hash, as asynq does; no script call over 5 ms`, { retry: 4 }, async () => {
+    const old = Math.floor(Date.now() / 1000) - 91 * 86_400;
+    for (let start = 0; start < ANCIENT; start += 1000) {
+      const p = redis.pipeline();
+      for (let i = start; i < Math.min(start + 1000, ANCIENT); i++) {
+        const msg = newTaskMessage({ id: `old-${i}`, queue: QUEUE, type: 'ok:old', payload: Buffer.from(`old-${i}`) });
+        p.hset(k.taskKey(QUEUE, msg.id), 'msg', Buffer.from(encodeTaskMessage(msg)), 'state', 'archived');
+        p.zadd(k.archivedKey(QUEUE), old - i, msg.id);
+      }
+      await p.exec();
+    }
+    await seed('pending');
+
+    const { res, scripts, maxScript } = await bulkMeasured(`archive one beside ${ANCIENT} stale`, () => api.taskAction(QUEUE, ids[0]!, 'archive'));
+
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await redis.zrange(k.archivedKey(QUEUE), 0, -1), 'the archive holds the one task archived').toEqual([ids[0]]);
+    expect(scripts.length, 'script calls: the archive, then trims of at most 1 000').toBeGreaterThanOrEqual(ANCIENT / 1000);
+    expect(maxScript, `longest script call (µs), limit ${LIMIT_US}`).toBeLessThan(LIMIT_US);
+    const p = redis.pipeline();
+    for (let i = 0; i < ANCIENT; i++) p.exists(k.taskKey(QUEUE, `old-${i}`));
+    const hashes = ((await p.exec()) ?? []).filter(([, n]) => n === 1).length;
+    expect(hashes, 'hashes of trimmed tasks left').toBe(0);
+  });
+
   it('delete-all pending: every task gone, owned locks released (deliberately, unlike asynq); no script call over 5 ms', { retry: 4 }, async () => {
     await seed('pending');
 

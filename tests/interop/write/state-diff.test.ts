@@ -15,7 +15,7 @@ import { openTestRedis } from '../../support/test-redis';
 import { asynqGo, dumpRedis, goInspectOp, type GoOpRequest, type GoOpResult, type RawDump } from './go';
 import { diffDumps, stringValue, withoutKeys, type NowWindow } from './redis-diff';
 import { openApi, type Api, type ApiResponse } from './routes';
-import { EMPTYISH, lockOf, NO_ACTIVE, Q, seedAncientArchived, seedFixture, seedPaused } from './state-fixture';
+import { ANCIENT_700, EMPTYISH, lockOf, NO_ACTIVE, OVERFULL_10600, Q, seedAncientArchived, seedFixture, seedManyArchived, seedPaused, T0 } from './state-fixture';
 
 const DB_GO = 25;
 const DB_OURS = 26;
@@ -38,6 +38,10 @@ interface ChangeCase {
   locksOnlyAsynqKeeps?: Record<string, string>;
   /** Documented deliberate difference: task hashes asynq's archive trimming orphans, we delete. */
   hashesOnlyAsynqKeeps?: string[];
+  /** The same for a large archive: the hashes of the tasks the case's trimming drops. */
+  dropped?: (c: ChangeCase) => string[];
+  /** Tasks both archives must hold at the end. */
+  archivedSize?: number;
 }
 
 const single = (op: 'runTask' | 'archiveTask' | 'deleteTask', id: string, extra: Partial<ChangeCase> = {}): ChangeCase => ({
@@ -72,6 +76,25 @@ function byIds(action: 'run' | 'archive' | 'delete', state: string, ids: string[
   };
 }
 
+/**
+ * A case on a large archive (seeded beside the fixture): asynq's trimming leaves the hashes of
+ * the tasks it drops (the lowest-scored: all of an ancient set, the first of an over-full one),
+ * ours deletes them; both archives must end with `size` tasks.
+ */
+function bigArchive(set: { prefix: string; count: number; score: (i: number) => number }, size: number): Partial<ChangeCase> {
+  // The fixture's archive holds x1 and x2, scored above every seeded task.
+  const added = (c: ChangeCase) => (Array.isArray(c.go) ? c.go.length : c.count ?? 1);
+  return {
+    prepare: seedManyArchived(set.prefix, set.count, set.score),
+    archivedSize: size,
+    dropped: (c) => {
+      const total = set.count + 2 + added(c);
+      const n = set.score(0) < T0 - 90 * 86_400 ? set.count : total - size;
+      return Array.from({ length: n }, (_, i) => k.taskKey(Q, `${set.prefix}${i}`));
+    },
+  };
+}
+
 const CHANGES: ChangeCase[] = [
   // run: scheduled, retry, archived, completed, aggregating (sole member and not), unique or not
   ...['s1', 's2', 'r1', 'r2', 'x1', 'x2', 'c1', 'g1a', 'g1b', 'g2a'].map((id) => single('runTask', id)),
@@ -82,6 +105,14 @@ const CHANGES: ChangeCase[] = [
     prepare: seedAncientArchived,
     hashesOnlyAsynqKeeps: [k.taskKey(Q, 'x9')],
   }),
+  // archives with more to trim than one short call takes: trimmed in full, like asynq's one script
+  ...[
+    single('archiveTask', 'p1', { name: 'archiveTask p1 with 700 archived tasks older than 90 days', ...bigArchive(ANCIENT_700, 3) }),
+    single('archiveTask', 'p1', { name: 'archiveTask p1 with an archive of 10 602 (past 9 999)', ...bigArchive(OVERFULL_10600, 9_999) }),
+    all('archiveAllPending', 'archive', 'pending', 3, { name: 'archiveAllPending with 700 archived tasks older than 90 days', ...bigArchive(ANCIENT_700, 5) }),
+    all('archiveAllScheduled', 'archive', 'scheduled', 3, { name: 'archiveAllScheduled with an archive of 10 602', ...bigArchive(OVERFULL_10600, 9_999) }),
+    byIds('archive', 'retry', ['r1', 'r2'], { name: 'bulk archive retry by IDs with 700 archived tasks older than 90 days', ...bigArchive(ANCIENT_700, 4) }),
+  ],
   // delete: every non-active state; unique tasks release their own lock, never someone else's
   ...['p1', 'p2', 's1', 's2', 'r1', 'r2', 'x1', 'x2', 'c1', 'c2', 'g1a', 'g2a'].map((id) => single('deleteTask', id)),
   single('deleteTask', 'g1b', { locksOnlyAsynqKeeps: { [lockOf('g1b')]: 'g1b' } }),
@@ -286,11 +317,16 @@ describe.skipIf(asynqGo.noGo)('state changes: our routes vs asynq v0.26.0 Inspec
         expect(ourEnd[lock], `we release the lock ${lock} still owned by deleted task ${holder}`).toBeUndefined();
         goRest = withoutKeys(goRest, [lock]);
       }
-      for (const hash of c.hashesOnlyAsynqKeeps ?? []) {
+      if (c.archivedSize !== undefined) {
+        const size = (d: RawDump) => (d[k.archivedKey(Q)]?.value as unknown[] | undefined)?.length ?? 0;
+        expect({ go: size(goEnd), ours: size(ourEnd) }, 'archived tasks left').toEqual({ go: c.archivedSize, ours: c.archivedSize });
+      }
+      const orphans = [...(c.hashesOnlyAsynqKeeps ?? []), ...(c.dropped?.(c) ?? [])];
+      for (const hash of orphans) {
         expect(goEnd[hash]?.type, `asynq's inspector trimming leaves the hash ${hash} behind`).toBe('hash');
         expect(ourEnd[hash], `our trimming deletes the trimmed task's hash ${hash}`).toBeUndefined();
-        goRest = withoutKeys(goRest, [hash]);
       }
+      goRest = withoutKeys(goRest, orphans);
 
       expect(diffDumps(goRest, ourEnd, window), `Redis after ${c.name}: asynq vs ours`).toEqual([]);
     });

@@ -14,6 +14,7 @@ import * as k from '@/lib/asynq/keys';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import { seedActive, seedAggregating, seedLock, seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import type { TaskMessage } from '@/lib/asynq/types';
+import { encodeTaskMessage } from '@/lib/asynq/codec';
 
 export const Q = 'q';
 export const EMPTYISH = 'e';
@@ -115,6 +116,31 @@ export async function seedFixture(redis: Redis): Promise<void> {
 export async function seedAncientArchived(redis: Redis): Promise<void> {
   await seedZset(redis, 'archived', msg('x9', Q, { retried: 25, errorMsg: 'ancient' }), T0 - 91 * DAY);
 }
+
+/**
+ * `count` more archived tasks of queue q in one pipeline (ID `<prefix><i>`, scored
+ * `score(i)`), each with its hash as asynq's archive leaves it: an archive with a lot to trim.
+ */
+export function seedManyArchived(prefix: string, count: number, score: (i: number) => number) {
+  return async (redis: Redis): Promise<void> => {
+    const p = redis.pipeline();
+    for (let i = 0; i < count; i++) {
+      const m = msg(`${prefix}${i}`, Q, { retried: 25, errorMsg: 'gave up', lastFailedAt: score(i) });
+      p.hset(k.taskKey(Q, m.id), 'msg', Buffer.from(encodeTaskMessage(m)), 'state', 'archived');
+      p.zadd(k.archivedKey(Q), score(i), m.id);
+    }
+    await p.exec();
+  };
+}
+
+/** 700 archived tasks older than asynq's 90 days: asynq's next archive drops every one. */
+export const ANCIENT_700 = { prefix: 'old', count: 700, score: (i: number) => T0 - 91 * DAY - i };
+/**
+ * An archive of 10 600 recent tasks (beside the fixture's x1 and x2), already past asynq's
+ * 9 999 as another writer can leave it: asynq's next archive brings it back to 9 999 by
+ * dropping the lowest-scored, these in order of i.
+ */
+export const OVERFULL_10600 = { prefix: 'big', count: 10_600, score: (i: number) => T0 - 80 * DAY + i };
 
 /** Marks queue q paused since T0 - 60 (for resume). */
 export async function seedPaused(redis: Redis): Promise<void> {

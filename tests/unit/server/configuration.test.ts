@@ -38,6 +38,15 @@ describe('configurationProblem', { timeout: 30_000 }, () => {
     expect(await problemWith({ REDIS_URL: url })).toBe(message);
   });
 
+  it('takes the servers\' time zone as an IANA name and names an unknown one', async () => {
+    expect(await problemWith({ ASYNQLENS_SERVER_TZ: 'Europe/Paris' })).toBeNull();
+    expect(await problemWith({ ASYNQLENS_SERVER_TZ: 'UTC' })).toBeNull();
+    expect(await problemWith({ ASYNQLENS_SERVER_TZ: 'Europe/Atlantis' })).toBe(
+      'ASYNQLENS_SERVER_TZ: unknown time zone "Europe/Atlantis": give an IANA name such as Europe/Paris, or UTC',
+    );
+    expect(await problemWith({ ASYNQLENS_SERVER_TZ: '' })).toMatch(/^ASYNQLENS_SERVER_TZ: unknown time zone ""/);
+  });
+
   it('names settings that do not make one deployment', async () => {
     expect(await problemWith({ ASYNQLENS_REDIS_SENTINELS: '127.0.0.1:26379' })).toMatch(/^ASYNQLENS_REDIS_SENTINEL_MASTER: required with ASYNQLENS_REDIS_SENTINELS/);
     expect(await problemWith({ ASYNQLENS_REDIS_SENTINEL_MASTER: 'main' })).toMatch(/^ASYNQLENS_REDIS_SENTINEL_MASTER: set ASYNQLENS_REDIS_SENTINELS too/);

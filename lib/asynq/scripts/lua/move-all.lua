@@ -21,8 +21,9 @@
            early and leaves the rest of its batch for the next call, so a call whose tasks
            turn out costlier than the last call's (the batch was sized on those) stays short
 
-  Returns { moved, trimmed from the archive, remaining in the structure, elapsed µs,
-  failed id, code, ... } with the codes of move-tasks.lua for tasks left in place (their hash
+  Returns { moved, trimmed from the archive, remaining in the structure, elapsed µs, still due
+  to be trimmed from the archive (the caller trims them with trim-archive.lua), failed id,
+  code, ... } with the codes of move-tasks.lua for tasks left in place (their hash
   is missing or says another state; a delete removes an ID whose hash is gone). The elapsed
   time is the script's own (TIME at start and end), which the caller sizes the next batch by.
   moved + failed < batch with tasks remaining means the time budget stopped it.
@@ -145,9 +146,9 @@ if #moved > 0 then
   end
 end
 if state == 'aggregating' and redis.call('ZCARD', src) == 0 then redis.call('SREM', KEYS[4], group) end
-local trimmed = 0
-if action == 'archive' and #moved > 0 then trimmed = trim_archive(KEYS[3], prefix .. 't:', cutoff, max_size, math.max(batch, 500)) end
+local trimmed, due = 0, 0
+if action == 'archive' and #moved > 0 then trimmed, due = trim_archive(KEYS[3], prefix .. 't:', cutoff, max_size, math.max(batch, 500)) end
 local remaining = is_list and redis.call('LLEN', src) or redis.call('ZCARD', src)
-local out = { #moved, trimmed, remaining, elapsed_us() }
+local out = { #moved, trimmed, remaining, elapsed_us(), due }
 for _, v in ipairs(failed) do out[#out + 1] = v end
 return out

@@ -18,10 +18,11 @@
           long list) stays short
   ARGV[9..] task ids
 
-  Returns { code per id handled..., number trimmed from the archive, elapsed µs }: fewer codes
-  than IDs means the time budget stopped the call and the caller sends the rest again. The
-  elapsed time is the script's own (TIME at start and end), which the caller sizes the next
-  call by. Codes:
+  Returns { code per id handled..., number trimmed from the archive, number still due to be
+  trimmed, elapsed µs }: fewer codes than IDs means the time budget stopped the call and the
+  caller sends the rest again; a number still due is trimmed by the caller with
+  trim-archive.lua. The elapsed time is the script's own (TIME at start and end), which the
+  caller sizes the next call by. Codes:
     1 done | 0 task not found | -1 task is active | -2 already pending (run)
     -3 already archived (archive) | -4 not in the required state | -5 not in its state's set
   Semantics follow asynq's RunTask / ArchiveTask / DeleteTask (state, lists, groups; run does
@@ -92,8 +93,9 @@ for i = 9, #ARGV do
   end
   codes[#codes + 1] = code
 end
-local trimmed = 0
-if archived > 0 then trimmed = trim_archive(KEYS[2], prefix .. 't:', cutoff, max_size, 500) end
+local trimmed, due = 0, 0
+if archived > 0 then trimmed, due = trim_archive(KEYS[2], prefix .. 't:', cutoff, max_size, 500) end
 codes[#codes + 1] = trimmed
+codes[#codes + 1] = due
 codes[#codes + 1] = elapsed_us()
 return codes

@@ -19,9 +19,10 @@
   ARGV[7] 9223372036854775807 (MaxInt64)
   ARGV[8] task-key prefix  asynq:{<q>}:t:
 
-  Returns: 1 archived | -1 not in active | -2 no lease
+  Returns: { 1, members still due to be trimmed } archived | -1 not in active | -2 no lease
   Trimming deletes the trimmed tasks' hashes, as asynq's worker does since v0.25, but at
-  most 1000 per call so one archive never stalls Redis; later calls trim the rest.
+  most 1000 per call so one archive never stalls Redis; the caller trims what is still due
+  with trim-archive.lua.
   Always counts processed and failed. The unique lock is left alone.
   Cost: O(N) in the active list (LREM); O(log N) in the archive plus up to 1000 trimmed.
 ]]
@@ -31,9 +32,9 @@
 local left = leave_active(KEYS[2], KEYS[3], ARGV[1])
 if left ~= 0 then return left end
 redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
-trim_archive(KEYS[4], ARGV[8], ARGV[4], tonumber(ARGV[5]), 1000)
+local _, due = trim_archive(KEYS[4], ARGV[8], ARGV[4], tonumber(ARGV[5]), 1000)
 redis.call('HSET', KEYS[1], 'msg', ARGV[2], 'state', 'archived')
 incr_daily(KEYS[5], ARGV[6])
 incr_daily(KEYS[6], ARGV[6])
 incr_totals(KEYS[7], KEYS[8], ARGV[7])
-return 1
+return { 1, due }

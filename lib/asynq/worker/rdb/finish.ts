@@ -7,6 +7,7 @@ import type { RedisClient } from '../../redis-client';
 import { encodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from '../../mutations/archive-limits';
+import { trimArchive } from '../../mutations/archive-trim';
 import { asNumber } from '../../reply';
 import { runScript } from '../../scripts';
 import type { TaskMessage } from '../../types';
@@ -69,7 +70,8 @@ export async function retry(redis: RedisClient, msg: TaskMessage, retryAt: Date,
 
 /**
  * Archives a task that failed for good, with `errMsg` as its last error (retried unchanged),
- * counting it as processed and failed and trimming the archive to asynq's limits.
+ * counting it as processed and failed and trimming the archive to asynq's limits (the rest
+ * of the trim, when one call may not take it all, in calls of its own: archive-trim.ts).
  */
 export async function archive(redis: RedisClient, msg: TaskMessage, errMsg: string, now: Date): Promise<void> {
   const q = msg.queue;
@@ -82,7 +84,11 @@ export async function archive(redis: RedisClient, msg: TaskMessage, errMsg: stri
     msg.id, bytes({ ...msg, errorMsg: errMsg, lastFailedAt: nowSec }), nowSec, archiveCutoff(now),
     MAX_ARCHIVE_SIZE, statsExpiry(now), MAX_INT64, k.taskKeyPrefix(q),
   ];
-  checkFinish('archive', q, msg.id, await reply(runScript(redis, 'workerArchive', keys, args)));
+  // { 1, members still due to be trimmed } on success, a negative code otherwise.
+  const r = await runScript(redis, 'workerArchive', keys, args);
+  const [code, due] = Array.isArray(r) ? r.map((v) => asNumber(v)) : [asNumber(r), 0];
+  checkFinish('archive', q, msg.id, code);
+  if ((due ?? 0) > 0) await trimArchive(redis, q, now);
 }
 
 /** Stores a handler's result in the task hash (`HSET result`); one round trip. */
