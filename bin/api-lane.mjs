@@ -101,6 +101,8 @@ const BODY_TEXT = Symbol.for('asynqlens.body-text');
 
 /** lib/server/http/lane-answer.ts' LANE_REQUEST: marks the requests built here, which route() may answer with a LaneAnswer. */
 const LANE_REQUEST = Symbol.for('asynqlens.lane-request');
+/** lane-answer.ts' LANE_URL: the URL parsed here, which route() then need not parse again. */
+const LANE_URL = Symbol.for('asynqlens.lane-url');
 
 /**
  * The request headers as a web Headers' `get` reads them: names case-insensitive, a repeated
@@ -159,15 +161,17 @@ class LaneHeaders {
  */
 class LaneRequest {
   #node;
+  #res;
   #headers;
   #body;
-  #signal;
-  constructor(method, url, node, signal) {
+  #aborter;
+  constructor(method, url, node, res) {
     this.method = method;
-    this.url = url;
+    this.url = url.href;
     this.#node = node;
-    this.#signal = signal;
+    this.#res = res;
     this[LANE_REQUEST] = true;
+    this[LANE_URL] = url;
   }
   get headers() {
     return (this.#headers ??= new LaneHeaders(this.#node.rawHeaders));
@@ -179,8 +183,15 @@ class LaneRequest {
   get bodyUsed() {
     return this.#body !== undefined && this.#body.locked;
   }
+  /** Made on first use (most reads never look): aborts when the client goes before the answer is written. */
   get signal() {
-    return this.#signal;
+    if (this.#aborter === undefined) {
+      const aborter = (this.#aborter = new AbortController());
+      const res = this.#res;
+      if (res.destroyed && !res.writableFinished) aborter.abort();
+      else res.once('close', () => res.writableFinished || aborter.abort());
+    }
+    return this.#aborter.signal;
   }
 }
 
@@ -285,11 +296,7 @@ export function apiLane({ serverDir, distDir, basePath }) {
     const handler = handlerOf(found.route, method);
     if (handler === null) return false;
 
-    const aborted = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) aborted.abort();
-    });
-    const request = new LaneRequest(method, url.href, req, aborted.signal);
+    const request = new LaneRequest(method, url, req, res);
     Promise.resolve(handler(request, { params: Promise.resolve(found.params) }))
       .then((answer) => send(answer, req, res))
       .catch((err) => {

@@ -15,6 +15,14 @@ import { BODY_TEXT } from './responses';
 /** Set (to true) on the request objects the API lane builds: registered, so the plain-JavaScript lane finds the same key. */
 export const LANE_REQUEST = Symbol.for('asynqlens.lane-request');
 
+/** Where the lane's request keeps the URL it already parsed (route() would parse it again). */
+export const LANE_URL = Symbol.for('asynqlens.lane-url');
+
+/** The lane request's parsed URL, or undefined for any other request. */
+export function laneUrl(req: Request): URL | undefined {
+  return (req as unknown as Record<symbol, URL | undefined>)[LANE_URL];
+}
+
 /** Whether `req` came through the API lane (and so may be answered with a LaneAnswer). */
 export function isLaneRequest(req: Request): boolean {
   return (req as unknown as Record<symbol, unknown>)[LANE_REQUEST] === true;

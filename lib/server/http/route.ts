@@ -12,7 +12,7 @@ import { assertJsonBody, assertSameSite, assertWritable } from './guards';
 import { acceptsNdjson, isProgressStream, ndjsonResponse } from './ndjson';
 import { DEFAULT_MAX_BODY, readJsonBody, readParams } from './request-input';
 import { jsonAnswer } from './responses';
-import { isLaneRequest, LaneAnswer, type Answer } from './lane-answer';
+import { isLaneRequest, LaneAnswer, laneUrl, type Answer } from './lane-answer';
 import { invalidateViews } from '../cache/views';
 import { checkRedis } from '../redis/stall';
 
@@ -117,7 +117,7 @@ export function route<
   // asked for it by the request it built, so the cast never reaches Next.
   return async (req: Request, ctx: Ctx): Promise<Response> => {
     const started = performance.now();
-    const url = new URL(req.url);
+    const url = laneUrl(req) ?? new URL(req.url);
     const json = !spec.mutates && isLaneRequest(req) ? laneJson : jsonAnswer;
     return secureHeaders(await gated(req, url, ctx, started, json), req, null) as Response;
   };
@@ -154,7 +154,10 @@ export function route<
       // 503 at once while Redis is stalled; reconnect now if the connection is between attempts.
       if (spec.redisGate !== false) await checkRedis();
       seen.handled = true;
-      let out = await settle(() => Promise.resolve(handler({ params, query, body, signal: req.signal, req, user })));
+      // The signal is read only by the handlers that watch for the client leaving; the API lane
+      // makes it on first use, so a quick read does not pay for one.
+      const input = { params, query, body, req, user, get signal() { return req.signal; } };
+      let out = await settle(() => Promise.resolve(handler(input)));
       if (isProgressStream(out)) {
         if (acceptsNdjson(req)) return ndjsonResponse(out, (err) => toApiError(err, spec).toEnvelope(), changed);
         const work = out;
