@@ -95,4 +95,5 @@ export function createInspector(redis: RedisClient, { clock = systemClock }: { c
   };
 }
 
-export type Inspector = ReturnType<typeof createInspector>;
+/** The facade's type; `Inspector` (inspector.ts) is the Go-named class over it. */
+export type InspectorFacade = ReturnType<typeof createInspector>;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { createInspector, type Inspector } from '@/lib/asynq';
+import { createInspector, type InspectorFacade } from '@/lib/asynq';
 import { explainable, explainConnectFailure } from '@/lib/asynq/connect-failure';
 import { connect, type RedisTarget } from '@/lib/asynq/connection';
 import type { RedisClient } from '@/lib/asynq/redis-client';
@@ -10,7 +10,7 @@ import { redisTarget } from './target';
  * One Redis client per process (a Cluster client on a cluster). Cached on globalThis so that
  * hot reloads in development reuse it instead of leaking a connection per edit.
  */
-const g = globalThis as unknown as { asynqlensRedis?: RedisClient; asynqlensInspector?: Inspector; asynqlensLastError?: string };
+const g = globalThis as unknown as { asynqlensRedis?: RedisClient; asynqlensInspector?: InspectorFacade; asynqlensLastError?: string };
 
 export function getRedis(): RedisClient {
   if (!g.asynqlensRedis) {
@@ -79,7 +79,7 @@ export function redisMode(): 'standalone' | 'sentinel' | 'cluster' {
   return redisTarget().kind;
 }
 
-export function getInspector(): Inspector {
+export function getInspector(): InspectorFacade {
   g.asynqlensInspector ??= createInspector(getRedis());
   return g.asynqlensInspector;
 }
