@@ -41,7 +41,7 @@ function declarations(dir) {
  */
 function addExtensions(file) {
   const text = readFileSync(file, 'utf8');
-  const fixed = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]*)\2/g, (_m, lead, q, spec) => {
+  const fixed = text.replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}(?:\/[^'"]*)?)\2/g, (_m, lead, q, spec) => {
     const base = join(dirname(file), spec);
     const target = existsSync(`${base}.d.ts`) ? `${spec}.js` : existsSync(join(base, 'index.d.ts')) ? `${spec}/index.js` : null;
     if (!target) throw new Error(`${relative(here, file)}: ${spec} names no declaration file`);
