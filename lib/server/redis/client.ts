@@ -1,8 +1,8 @@
 import 'server-only';
-import { createInspector, type InspectorFacade } from '@/lib/asynq';
-import { explainable, explainConnectFailure } from '@/lib/asynq/connect-failure';
-import { connect, type RedisTarget } from '@/lib/asynq/connection';
-import type { RedisClient } from '@/lib/asynq/redis-client';
+import { createInspector, type InspectorFacade } from '@asynqlens/asynq';
+import { explainable, explainConnectFailure } from '@asynqlens/asynq/connect-failure';
+import { connect, type RedisTarget } from '@asynqlens/asynq/connection';
+import type { RedisClient } from '@asynqlens/asynq/redis-client';
 import { env } from '../config/env';
 import { redisTarget } from './target';
 
