@@ -1,5 +1,6 @@
 // Lint rules that hold ARCHITECTURE.md (section 1: layers, no cycles, naming): type-checked
 // TypeScript, the one-way import direction between layers, and kebab-case file names.
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,12 +25,33 @@ const frameworks = {
   message: 'lib/asynq is plain Node: no Next.js, React or server-only (ARCHITECTURE.md 1).',
 };
 const layer = (dir, message) => ({ group: [`@/${dir}`, `@/${dir}/**`], message });
-const asynq = layer('lib/asynq', 'Reach the protocol core through lib/server (ARCHITECTURE.md 1).');
+const asynq = {
+  group: ['@/lib/asynq', '@/lib/asynq/**', '@asynqlens/asynq', '@asynqlens/asynq/**'],
+  message: 'Reach the protocol core through lib/server (ARCHITECTURE.md 1).',
+};
 const server = layer('lib/server', 'lib/server is server glue; this layer must not depend on it (ARCHITECTURE.md 1).');
 const query = layer('lib/query', 'lib/query is the client data layer; this layer must not depend on it.');
 const upward = ['lib/contract', 'app', 'components'].map((dir) =>
   layer(dir, 'lib/asynq must not import the layers above it (ARCHITECTURE.md 1).'),
 );
+
+// The console imports the core as a user of @asynqlens/asynq does (ARCHITECTURE.md 1.7): by its
+// package name and the subpaths its package.json exports, never by a file of lib/asynq.
+const exported = Object.keys(JSON.parse(readFileSync(join(root, 'packages/asynq/package.json'), 'utf8')).exports)
+  .filter((sub) => sub !== '.' && !sub.endsWith('.json'))
+  .map((sub) => sub.slice(2).replace(/[.]/g, '\\.'));
+const coreFiles = {
+  group: ['@/lib/asynq', '@/lib/asynq/**', '**/lib/asynq', '**/lib/asynq/**'],
+  message: 'Import the core as @asynqlens/asynq (or an exported subpath), as its users do (ARCHITECTURE.md 1.7).',
+};
+const coreRelative = {
+  regex: '^\\.\\.?/(.*/)?asynq(/|$)',
+  message: coreFiles.message,
+};
+const unexported = {
+  regex: `^@asynqlens/asynq/(?!(${exported.join('|')})$)`,
+  message: 'Not an entry of @asynqlens/asynq: add it to packages/asynq/package.json `exports` (ARCHITECTURE.md 1.7).',
+};
 
 // A later config block *replaces* an earlier block's options for the same rule, so every scope
 // below spells out its full list rather than adding to a shared one.
@@ -121,8 +143,10 @@ export default defineConfig([
   { files: ['lib/asynq/**'], rules: { 'no-restricted-imports': restrict(frameworks, server, query, ...upward) } },
   { files: ['components/**', 'lib/query/**'], rules: { 'no-restricted-imports': restrict(ioredis, server, asynq) } },
   { files: ['lib/contract/**'], rules: { 'no-restricted-imports': restrict(ioredis, server, asynq, query) } },
+  { files: ['app/**', 'bin/**', 'proxy.ts', 'instrumentation.ts'], rules: { 'no-restricted-imports': restrict(ioredis, coreFiles, coreRelative, unexported) } },
+  { files: ['lib/server/**'], rules: { 'no-restricted-imports': restrict(coreFiles, coreRelative, unexported) } },
   {
-    files: ['lib/server/**', 'tests/**', 'scripts/**', 'bench/**'],
+    files: ['tests/**', 'scripts/**', 'bench/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
   {

@@ -1,12 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { consumerDir, fromSource, installedAliases, noCoreSource, PACKAGE_SUITE } from './tests/package/package-project.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const alias = {
-  '@': root,
+const common = [
+  { find: /^@\//, replacement: root },
   // `server-only` throws outside React Server Components; route handlers are called directly
   // in integration tests, so it becomes an empty module here.
-  'server-only': fileURLToPath(new URL('./tests/support/server-only-stub.ts', import.meta.url)),
+  { find: /^server-only$/, replacement: fileURLToPath(new URL('./tests/support/server-only-stub.ts', import.meta.url)) },
+];
+// The console and the tests import the core by its package name; here it is the source, so a
+// change to lib/asynq needs no build (the `package` project tests the built package).
+const alias = [
+  ...common,
+  { find: /^@asynqlens\/asynq$/, replacement: `${root}lib/asynq/index.ts` },
+  { find: /^@asynqlens\/asynq\//, replacement: `${root}lib/asynq/` },
+];
+
+// One redis-server for the run; each test file works in its own database number.
+const redisTest = {
+  environment: 'node' as const,
+  globalSetup: ['tests/support/global-redis.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
 };
 
 export default defineConfig({
@@ -20,18 +37,25 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          ...redisTest,
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/interop/**/*.test.ts'],
-          environment: 'node',
-          // One redis-server for the run; each test file works in its own database number.
-          globalSetup: ['tests/support/global-redis.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          pool: 'forks',
+          exclude: PACKAGE_SUITE,
           // Route tests read Redis right after changing it; shared snapshots are tested on their own.
           // Authentication is off unless a test turns it on (tests/integration/auth); so is the
           // audit log, which would add a key to the Redis states compared with Go's.
           env: { ASYNQLENS_SNAPSHOT_MS: '0', ASYNQLENS_AUTH: 'none', ASYNQLENS_AUDIT: 'off' },
+        },
+      },
+      {
+        plugins: fromSource() ? [] : [noCoreSource()],
+        resolve: { alias: fromSource() ? alias : [...common, ...installedAliases(consumerDir(root), root)] },
+        test: {
+          ...redisTest,
+          name: 'package',
+          include: PACKAGE_SUITE,
+          globalSetup: ['tests/package/install.ts', ...redisTest.globalSetup],
+          hookTimeout: 240_000,
         },
       },
     ],

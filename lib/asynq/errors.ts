@@ -70,6 +70,31 @@ export function taskNotFound(op: string, qname: string, id: string): AsynqError 
   );
 }
 
+/**
+ * A Go sentinel error (`errors.New`): matched by identity with `errorIs`, as Go's `errors.Is`
+ * matches it, never by its text.
+ */
+function sentinel(message: string, name: string): Error {
+  const err = new Error(message);
+  err.name = name;
+  return err;
+}
+
+/** asynq.ErrDuplicateTask: the `cause` of every enqueue refused because its unique lock is held. */
+export const ErrDuplicateTask: Error = sentinel('task already exists', 'ErrDuplicateTask');
+/** asynq.ErrTaskIDConflict: the `cause` of every enqueue refused because its task ID is taken. */
+export const ErrTaskIDConflict: Error = sentinel('task ID conflicts with another task', 'ErrTaskIDConflict');
+
+/** An enqueue refused as a duplicate; `errorIs(err, ErrDuplicateTask)` holds. */
+export function duplicateTaskError(op: string, details: Record<string, unknown>): AsynqError {
+  return new AsynqError('ALREADY_EXISTS', 'duplicate_task', ErrDuplicateTask.message, op, details, { cause: ErrDuplicateTask });
+}
+
+/** An enqueue refused for its task ID; `errorIs(err, ErrTaskIDConflict)` holds. */
+export function taskIdConflictError(op: string, details: Record<string, unknown>): AsynqError {
+  return new AsynqError('ALREADY_EXISTS', 'task_id_conflict', ErrTaskIDConflict.message, op, details, { cause: ErrTaskIDConflict });
+}
+
 /** A caller-supplied value broke a rule; `field` names it for the HTTP layer. */
 export function invalidArgument(op: string, field: string, message: string): AsynqError {
   return new AsynqError('INVALID_ARGUMENT', 'invalid_argument', message, op, { field });

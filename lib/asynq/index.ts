@@ -1,8 +1,16 @@
 /**
- * The public surface of the asynqlens queue core: plain Node TypeScript speaking asynq's
- * Redis protocol, with no web framework in it.
+ * The public surface of the asynqlens queue core, published as `@asynqlens/asynq`: plain Node
+ * TypeScript speaking asynq's Redis protocol, with no web framework in it. First asynq's own
+ * API under its Go names (Client, Server, ServeMux, Scheduler, Inspector, the option functions
+ * and sentinel errors), then the lower-level pieces the console builds on.
  */
-export { createInspector, type Inspector } from './inspector';
+export { Client, type TaskWithOptions } from './client/client';
+export { Queue, TaskID, MaxRetry, Timeout, Deadline, Unique, ProcessAt, ProcessIn, Retention, Group } from './client/option-funcs';
+export { Inspector } from './inspector/inspector';
+export { ErrDuplicateTask, ErrTaskIDConflict } from './errors';
+export type { RedisConnection } from './connect-arg';
+export type { RedisClient } from './redis-client';
+export { createInspector, type InspectorFacade } from './inspector';
 export { createRedis, type ConnectOptions } from './redis';
 export { AsynqError, isAsynqError, invalidArgument, goQuote, type ErrorCode, type ErrorKind } from './errors';
 export { TASK_STATES, isTaskState, type TaskState } from './states';
@@ -30,7 +38,9 @@ export {
   Server,
   ServeMux,
   HandlerNotFoundError,
+  ErrHandlerNotFound,
   isHandlerNotFound,
+  newTask,
   notFound,
   SkipRetry,
   RevokeTask,
@@ -40,8 +50,8 @@ export {
   errorIs,
   defaultRetryDelay,
 } from './worker';
-export type { ServerConfig, Handler, HandlerFunc, HandlerObject, Middleware, Task, TaskContext, ResultWriter, GroupAggregator } from './worker';
-export { Scheduler, type PeriodicTask } from './worker/scheduler/scheduler';
+export type { ServerConfig, Handler, HandlerFunc, HandlerObject, Middleware, Task, TaskContext, ResultWriter, GroupAggregator, Logger, RetryDelayFunc } from './worker';
+export { Scheduler, type PeriodicTask, type SchedulerOptions } from './worker/scheduler/scheduler';
 export { precheckEnqueue, type EnqueuePrecheck } from './client/precheck';
 export { createFailureScan, type FailureScan, type FailureScanOptions, type FailureScanProgress, type FailureScanPhase } from './triage/failure-scan';
 export { SAMPLE_IDS, MAX_GROUPS, type FailureGroup, type NotFoundGroup, type FailedState } from './triage/failure-groups';

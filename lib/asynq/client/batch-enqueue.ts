@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { queueSlotError } from '../topology';
 import type { RedisClient } from '../redis-client';
-import { AsynqError, invalidArgument, isAsynqError } from '../errors';
+import { invalidArgument, isAsynqError, taskIdConflictError, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asNumber } from '../reply';
 import { execPipeline, pipeScript, type ScriptName } from '../scripts';
@@ -65,7 +65,7 @@ export async function batchEnqueue(
     results[index] =
       asNumber(code) === 1
         ? { ok: true, id, queue, state: plan.state as 'pending' | 'scheduled' }
-        : { ok: false, error: new AsynqError('ALREADY_EXISTS', 'task_id_conflict', 'task ID conflicts with another task', op, { existing: { id, queue } }) };
+        : { ok: false, error: taskIdConflictError(op, { existing: { id, queue } }) };
   });
   return results;
 }

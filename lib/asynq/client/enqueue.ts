@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { assertQueueSlot, isCluster } from '../topology';
 import type { RedisClient } from '../redis-client';
 import { encodeTaskMessage } from '../codec';
-import { AsynqError } from '../errors';
+import { duplicateTaskError, taskIdConflictError, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asNumber } from '../reply';
 import { execPipeline, pipeScript, runScript, type ScriptArg, type ScriptName } from '../scripts';
@@ -17,7 +17,7 @@ import { composeOptions, type ComposedOptions, type EnqueueOptions, type NewTask
 export async function duplicateTask(redis: RedisClient, op: string, lockKey: string): Promise<AsynqError> {
   const [[, holder], [, pttl]] = (await execPipeline(redis, (p) => p.get(lockKey).pttl(lockKey))) as [[null, string | null], [null, number]];
   const ttlSeconds = pttl === -2 ? null : pttl === -1 ? -1 : pttl / 1000;
-  return new AsynqError('ALREADY_EXISTS', 'duplicate_task', 'task already exists', op, {
+  return duplicateTaskError(op, {
     lock: { key: lockKey, ttlSeconds, holderId: holder },
   });
 }
@@ -25,7 +25,7 @@ export async function duplicateTask(redis: RedisClient, op: string, lockKey: str
 /** asynq.ErrTaskIDConflict: a task with this ID exists in the queue. */
 export async function taskIdConflict(redis: RedisClient, op: string, qname: string, id: string): Promise<AsynqError> {
   const state = await redis.hget(k.taskKey(qname, id), 'state');
-  return new AsynqError('ALREADY_EXISTS', 'task_id_conflict', 'task ID conflicts with another task', op, {
+  return taskIdConflictError(op, {
     existing: { id, queue: qname, state },
   });
 }

@@ -104,4 +104,5 @@ export function createInspector(redis: RedisClient, { clock = systemClock, archi
   };
 }
 
-export type Inspector = ReturnType<typeof createInspector>;
+/** The facade's type; `Inspector` (inspector.ts) is the Go-named class over it. */
+export type InspectorFacade = ReturnType<typeof createInspector>;

@@ -2,7 +2,7 @@
  * The worker side of the core: route task types to handlers and process asynq tasks with
  * asynq's semantics, side by side with Go servers on the same queues.
  */
-export { ServeMux, HandlerNotFoundError, isHandlerNotFound, notFound, notFoundHandler, HANDLER_NOT_FOUND } from './serve-mux';
+export { ServeMux, HandlerNotFoundError, ErrHandlerNotFound, isHandlerNotFound, notFound, notFoundHandler, HANDLER_NOT_FOUND } from './serve-mux';
 export type { Handler, HandlerFunc, HandlerObject, Middleware } from './serve-mux';
 export type { Task, TaskContext, ResultWriter } from './task';
 export { newTask } from './task';

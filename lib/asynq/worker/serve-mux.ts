@@ -22,18 +22,24 @@ export type Middleware = (next: HandlerObject) => HandlerObject;
 /** asynq's ErrHandlerNotFound text, the start of every not-found error. */
 export const HANDLER_NOT_FOUND = 'handler not found for task';
 
+/**
+ * The `cause` of every {@link HandlerNotFoundError}, so `errorIs(err, ErrHandlerNotFound)`
+ * answers as for asynq's other sentinels (Go's NotFound returns a plain formatted error).
+ */
+export const ErrHandlerNotFound: Error = Object.assign(new Error(HANDLER_NOT_FOUND), { name: 'ErrHandlerNotFound' });
+
 /** What the not-found handler throws: `handler not found for task "<type>"` (Go's %q). */
 export class HandlerNotFoundError extends Error {
   override readonly name = 'HandlerNotFoundError';
   constructor(readonly taskType: string) {
-    super(`${HANDLER_NOT_FOUND} ${goQuote(taskType)}`);
+    super(`${HANDLER_NOT_FOUND} ${goQuote(taskType)}`, { cause: ErrHandlerNotFound });
   }
 }
 
 /** Go's `errors.Is(err, ErrHandlerNotFound)`, following `cause` chains. */
 export function isHandlerNotFound(err: unknown): boolean {
   for (let e = err, depth = 0; e instanceof Error && depth < 32; e = e.cause, depth++) {
-    if (e instanceof HandlerNotFoundError) return true;
+    if (e instanceof HandlerNotFoundError || e === ErrHandlerNotFound) return true;
   }
   return false;
 }

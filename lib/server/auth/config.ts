@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { entriesFromEnv, entriesFromFile, parseUsers, ROLES, UserConfigError, type ConfiguredUser, type Role } from './users';
 import type { BlockList } from 'node:net';
-import { brandErrorClass } from '@/lib/asynq/error-brand';
+import { brandErrorClass } from '@asynqlens/asynq/error-brand';
 import { parseTrustedProxies } from './client-address';
 
 export type AuthMode = 'login' | 'proxy' | 'none';

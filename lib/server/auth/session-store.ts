@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import type { RedisClient } from '@/lib/asynq/redis-client';
+import type { RedisClient } from '@asynqlens/asynq/redis-client';
 
 /**
  * Sessions on the server, so that ending one is real: a copied cookie stops working once its

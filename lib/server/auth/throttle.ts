@@ -1,5 +1,5 @@
 import 'server-only';
-import type { RedisClient } from '@/lib/asynq/redis-client';
+import type { RedisClient } from '@asynqlens/asynq/redis-client';
 
 /**
  * Sign-in throttling, in Redis so that every replica sees the same counts. All keys share the

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { isTimeZone } from '@/lib/asynq/time-zone';
+import { isTimeZone } from '@asynqlens/asynq/time-zone';
 
 /** A yes/no setting: 1/true or 0/false (unset = false). */
 function flag(name: string) {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { readFile } from 'node:fs/promises';
-import { buildMux, isAsynqError } from '@/lib/asynq';
+import { buildMux, isAsynqError } from '@asynqlens/asynq';
 import type { RoutingPatternsDto } from '@/lib/contract/triage';
 import { env } from './env';
 

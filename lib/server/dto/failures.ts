@@ -1,5 +1,5 @@
 import 'server-only';
-import type { AsynqError } from '@/lib/asynq';
+import type { AsynqError } from '@asynqlens/asynq';
 
 /**
  * An item a batch could not change (bulk, search action, re-run, keep-one), as every batch

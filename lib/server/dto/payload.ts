@@ -1,5 +1,5 @@
 import 'server-only';
-import { invalidArgument } from '@/lib/asynq';
+import { invalidArgument } from '@asynqlens/asynq';
 import type { BytesEncoding } from '@/lib/contract/common';
 
 /** asynq has no payload limit of its own; this one keeps a stray upload from filling Redis. */

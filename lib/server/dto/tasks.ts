@@ -1,6 +1,6 @@
 import 'server-only';
-import type { QueueStats, SchedulerEntryInfo, ServerWithWorkers, TaskInfo } from '@/lib/asynq';
-import { isHandlerNotFoundError } from '@/lib/asynq';
+import type { QueueStats, SchedulerEntryInfo, ServerWithWorkers, TaskInfo } from '@asynqlens/asynq';
+import { isHandlerNotFoundError } from '@asynqlens/asynq';
 import type { BytesEncoding } from '@/lib/contract/common';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { serversListeningOn, type FailureGroup, type NotFoundGroup, type ServerWithWorkers } from '@/lib/asynq';
+import { serversListeningOn, type FailureGroup, type NotFoundGroup, type ServerWithWorkers } from '@asynqlens/asynq';
 import type { FailureGroupDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { isoSec } from './time';
 

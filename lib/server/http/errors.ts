@@ -1,7 +1,7 @@
 import 'server-only';
 import { ZodError } from 'zod';
-import { isAsynqError } from '@/lib/asynq';
-import { brandErrorClass } from '@/lib/asynq/error-brand';
+import { isAsynqError } from '@asynqlens/asynq';
+import { brandErrorClass } from '@asynqlens/asynq/error-brand';
 import { ASYNQ_TEXT } from '@/lib/contract/common';
 import { ApiError } from '@/lib/contract/error-envelope';
 import { env } from '../config/env';

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { TaskState } from '@/lib/asynq';
+import type { TaskState } from '@asynqlens/asynq';
 import { getInspector } from '../redis/client';
 import { createScanRegistry } from './scan-jobs';
 

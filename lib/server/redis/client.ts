@@ -1,8 +1,8 @@
 import 'server-only';
-import { createInspector, type Inspector } from '@/lib/asynq';
-import { explainable, explainConnectFailure } from '@/lib/asynq/connect-failure';
-import { connect, type RedisTarget } from '@/lib/asynq/connection';
-import type { RedisClient } from '@/lib/asynq/redis-client';
+import { createInspector, type InspectorFacade } from '@asynqlens/asynq';
+import { explainable, explainConnectFailure } from '@asynqlens/asynq/connect-failure';
+import { connect, type RedisTarget } from '@asynqlens/asynq/connection';
+import type { RedisClient } from '@asynqlens/asynq/redis-client';
 import { env } from '../config/env';
 import { redisTarget } from './target';
 
@@ -10,7 +10,7 @@ import { redisTarget } from './target';
  * One Redis client per process (a Cluster client on a cluster). Cached on globalThis so that
  * hot reloads in development reuse it instead of leaking a connection per edit.
  */
-const g = globalThis as unknown as { asynqlensRedis?: RedisClient; asynqlensInspector?: Inspector; asynqlensLastError?: string };
+const g = globalThis as unknown as { asynqlensRedis?: RedisClient; asynqlensInspector?: InspectorFacade; asynqlensLastError?: string };
 
 export function getRedis(): RedisClient {
   if (!g.asynqlensRedis) {
@@ -79,7 +79,7 @@ export function redisMode(): 'standalone' | 'sentinel' | 'cluster' {
   return redisTarget().kind;
 }
 
-export function getInspector(): Inspector {
+export function getInspector(): InspectorFacade {
   g.asynqlensInspector ??= createInspector(getRedis(), { archiveTimeZone: env().ASYNQLENS_SERVER_TZ });
   return g.asynqlensInspector;
 }

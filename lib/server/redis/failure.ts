@@ -1,5 +1,5 @@
 import 'server-only';
-import { NotSentError, ReplyLostError } from '@/lib/asynq/redis';
+import { NotSentError, ReplyLostError } from '@asynqlens/asynq/redis';
 
 /**
  * What a failed Redis command tells us about Redis, and about whether a change was applied:

@@ -1,6 +1,6 @@
 import 'server-only';
-import { connectNow, needsConnect } from '@/lib/asynq/redis';
-import { brandErrorClass } from '@/lib/asynq/error-brand';
+import { connectNow, needsConnect } from '@asynqlens/asynq/redis';
+import { brandErrorClass } from '@asynqlens/asynq/error-brand';
 import { env } from '../config/env';
 import { classifyRedisFailure } from './failure';
 import { getRedis } from './client';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { describeTarget, parseHostPort, type RedisTarget, type TlsSettings } from '@/lib/asynq/connection';
+import { describeTarget, parseHostPort, type RedisTarget, type TlsSettings } from '@asynqlens/asynq/connection';
 import { env } from '../config/env';
 
 /**

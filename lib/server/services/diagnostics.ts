@@ -1,5 +1,5 @@
 import 'server-only';
-import type { LockInfo, LockPage } from '@/lib/asynq';
+import type { LockInfo, LockPage } from '@asynqlens/asynq';
 import type {
   DuplicatesQuery,
   DuplicatesReportDto,

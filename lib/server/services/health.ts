@@ -1,6 +1,6 @@
 import 'server-only';
 import type { HealthProbeDto, LivenessDto } from '@/lib/contract/health';
-import { connectNow } from '@/lib/asynq/redis';
+import { connectNow } from '@asynqlens/asynq/redis';
 import pkg from '@/package.json' with { type: 'json' };
 import { HttpError } from '../http/errors';
 import { env } from '../config/env';

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ApiError } from '@/lib/contract/error-envelope';
-import { EXPOSITION_CONTENT_TYPE, expositionChunks, renderExposition, type MetricFamily } from '@/lib/asynq/metrics/exposition';
-import { queueFamilies } from '@/lib/asynq/metrics/queue-families';
+import { EXPOSITION_CONTENT_TYPE, expositionChunks, renderExposition, type MetricFamily } from '@asynqlens/asynq/metrics/exposition';
+import { queueFamilies } from '@asynqlens/asynq/metrics/queue-families';
 import { env } from '../config/env';
 import { cachedView } from '../cache/views';
 import { collectText, type TextChunks } from '../http/text-chunks';

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ActResult } from '@/lib/asynq';
+import type { ActResult } from '@asynqlens/asynq';
 import type {
   SearchActBody,
   SearchActProgressDto,

@@ -1,5 +1,5 @@
 import 'server-only';
-import { explainRoutes, notFoundExplanation } from '@/lib/asynq';
+import { explainRoutes, notFoundExplanation } from '@asynqlens/asynq';
 import type {
   FailuresDto,
   FailuresQuery,

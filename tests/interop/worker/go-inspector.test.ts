@@ -4,13 +4,10 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { enqueueTask } from '@/lib/asynq/client/enqueue';
-import { listSchedulerEvents } from '@/lib/asynq/inspector/schedulers';
-import { listServers } from '@/lib/asynq/inspector/servers';
-import { Server, ServeMux } from '@/lib/asynq/worker';
-import { Scheduler } from '@/lib/asynq/worker/scheduler/scheduler';
+import { Client, Inspector, Scheduler, Server, ServeMux } from '@asynqlens/asynq';
+import { taskKey } from '@asynqlens/asynq/keys';
 import { openTestRedis } from '../../support/test-redis';
-import { stateOf, waitFor } from '../../integration/worker/helpers';
+import { waitFor } from '../../support/wait-for';
 import type { GoDump } from '../go-dump';
 import { goHarness, redisArgs } from '../go-harness';
 
@@ -27,13 +24,15 @@ describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
   let server: Server;
   let scheduler: Scheduler;
   let entryId = '';
+  const stateOf = async (r: Redis, q: string, id: string) => (await r.hget(taskKey(q, id), 'state')) ?? 'deleted';
   const taskIds: string[] = [];
 
   beforeAll(async () => {
     redis = await openTestRedis(DB);
+    const client = new Client(redis);
     const mux = new ServeMux().handleFunc('image:resize', (ctx) => new Promise<void>((r) => ctx.signal.addEventListener('abort', () => r())));
-    taskIds.push((await enqueueTask(redis, { type: 'image:resize', payload: Buffer.from('{"id":1}') }, { queue: 'critical', timeoutSeconds: 600 }, new Date())).id);
-    taskIds.push((await enqueueTask(redis, { type: 'image:resize', payload: Buffer.from('{"id":2}') }, { queue: 'low' }, new Date())).id);
+    taskIds.push((await client.enqueue({ type: 'image:resize', payload: Buffer.from('{"id":1}') }, { queue: 'critical', timeoutSeconds: 600 })).id);
+    taskIds.push((await client.enqueue({ type: 'image:resize', payload: Buffer.from('{"id":2}') }, { queue: 'low' })).id);
     server = new Server(redis, {
       concurrency: 5,
       queues: { critical: 6, default: 3, low: 1 },
@@ -81,7 +80,7 @@ describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
     expect(critical.deadline - critical.startedAt).toBeGreaterThanOrEqual(599);
     expect(critical.deadline - critical.startedAt).toBeLessThanOrEqual(600);
     // Go reads our start times and deadlines with their sub-second part, as our inspector does.
-    const ours = (await listServers(redis, new Date())).find((x) => x.serverId === server.id.serverId)!;
+    const ours = (await new Inspector(redis).servers()).find((x) => x.serverId === server.id.serverId)!;
     expect(dump.startedAtNanos, 'sub-second part of the start time').toBeGreaterThan(0);
     expect(goMs(dump.startedAt, dump.startedAtNanos)).toBe(ours.startedAt!.getTime());
     for (const w of workers) {
@@ -108,7 +107,7 @@ describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
     expect(entry!.prevEnqueueAt).toBeGreaterThan(0);
     const events = d.schedulerEvents[entryId]!;
     expect(events[0]!.enqueuedAt).toBeGreaterThanOrEqual(events[1]!.enqueuedAt); // newest first
-    const ours = await listSchedulerEvents(redis, entryId, { page: 1, size: 1000 });
+    const ours = await new Inspector(redis).listSchedulerEnqueueEvents(entryId, { page: 1, size: 1000 });
     const oursById = new Map(ours.events.map((e) => [e.taskId, e.enqueuedAt!.getTime()]));
     for (const e of events) {
       expect(e.enqueuedAtNanos, 'sub-second part of an enqueue time').toBeGreaterThan(0);

@@ -3,7 +3,7 @@
  * same results, same retry delays, so both servers must leave the same Redis state.
  */
 import type { Redis } from 'ioredis';
-import { ServeMux, RevokeTask, SkipRetry, type ServerConfig } from '@/lib/asynq/worker';
+import { ServeMux, RevokeTask, SkipRetry, type ServerConfig } from '@asynqlens/asynq';
 
 export function interopMux(redis: Redis, recordList = ''): ServeMux {
   const untilAborted = (signal: AbortSignal) => new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error)));

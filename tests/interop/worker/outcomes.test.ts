@@ -5,8 +5,8 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueKey } from '@/lib/asynq/keys';
-import { Server } from '@/lib/asynq/worker';
+import { Server } from '@asynqlens/asynq';
+import { uniqueKey } from '@asynqlens/asynq/keys';
 import { openTestRedis } from '../../support/test-redis';
 import { goHarness, redisArgs } from '../go-harness';
 import { interopConfig, interopMux } from './handlers';

@@ -5,11 +5,10 @@
  */
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchEnqueue } from '@/lib/asynq/client/batch-enqueue';
-import * as k from '@/lib/asynq/keys';
-import { Server } from '@/lib/asynq/worker';
+import { Client, Server } from '@asynqlens/asynq';
+import * as k from '@asynqlens/asynq/keys';
 import { openTestRedis } from '../../support/test-redis';
-import { waitFor } from '../../integration/worker/helpers';
+import { waitFor } from '../../support/wait-for';
 import { goHarness, redisArgs } from '../go-harness';
 import { interopConfig, interopMux } from './handlers';
 
@@ -33,7 +32,7 @@ describe.skipIf(asynqGo.noGo)('Go and TypeScript servers on one queue', () => {
     expect(res.filter((r) => r.ok)).toHaveLength(half);
     for (let start = 0; start < half; start += 1000) {
       const items = Array.from({ length: 1000 }, (_, j) => ({ task: { type: 'count:ts', payload: Buffer.from(String(start + j)) }, options: { queue: QUEUE, taskId: `ts-${start + j}` } }));
-      const r = await batchEnqueue(redis, items, new Date());
+      const r = await new Client(redis).enqueueBatch(items);
       expect(r.filter((x) => x.ok)).toHaveLength(1000);
     }
     ids.push(...goRequests.map((r) => r.options.taskId), ...Array.from({ length: half }, (_, i) => `ts-${i}`));

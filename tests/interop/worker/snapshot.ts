@@ -5,8 +5,8 @@
  * servers run at slightly different moments.
  */
 import type { Redis } from 'ioredis';
-import { decodeTaskMessage } from '@/lib/asynq/codec';
-import * as k from '@/lib/asynq/keys';
+import { decodeTaskMessage } from '@asynqlens/asynq/codec';
+import * as k from '@asynqlens/asynq/keys';
 
 export interface TaskOutcome {
   state: string;

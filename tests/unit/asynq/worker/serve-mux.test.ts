@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  ErrHandlerNotFound,
+  errorIs,
   HandlerNotFoundError,
   isHandlerNotFound,
   newTask,
@@ -120,6 +122,13 @@ describe('not found', () => {
     expect(isHandlerNotFound(new Error('handler not found for task "x"'))).toBe(false);
     expect(isHandlerNotFound('handler not found for task "x"')).toBe(false);
     expect(isHandlerNotFound(null)).toBe(false);
+  });
+
+  it('is ErrHandlerNotFound for errorIs, as Go code would test it with errors.Is, wrapped or not', () => {
+    const err = new HandlerNotFoundError('x');
+    expect([errorIs(err, ErrHandlerNotFound), errorIs(new Error('outer', { cause: err }), ErrHandlerNotFound)]).toEqual([true, true]);
+    expect(errorIs(new Error('handler not found for task "x"'), ErrHandlerNotFound)).toBe(false);
+    expect(err.message).toBe('handler not found for task "x"');
   });
 
   it('NotFound can be delegated to by a handler', async () => {
