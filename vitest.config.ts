@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { asynqBuilds } from './tests/interop/asynq-builds';
 import { consumerDir, fromSource, installedAliases, noCoreSource, PACKAGE_SUITE } from './tests/package/package-project.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -26,6 +27,17 @@ const redisTest = {
   pool: 'forks' as const,
 };
 
+// Route tests read Redis right after changing it; shared snapshots are tested on their own.
+// Authentication is off unless a test turns it on (tests/integration/auth); so is the audit log,
+// which would add a key to the Redis states compared with Go's.
+const env = { ASYNQLENS_SNAPSHOT_MS: '0', ASYNQLENS_AUTH: 'none', ASYNQLENS_AUDIT: 'off' };
+
+// The integration and package projects judge by the newest asynq release
+// (tests/go/asynq-versions.txt); each older release gets the interop suite again (the package's
+// suites included, on the source), against the Go program built on it. Cluster and Sentinel are
+// left out there: they test the Redis topology, which no release changed.
+const [, ...olderAsynq] = asynqBuilds();
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -41,10 +53,7 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/interop/**/*.test.ts'],
           exclude: PACKAGE_SUITE,
-          // Route tests read Redis right after changing it; shared snapshots are tested on their own.
-          // Authentication is off unless a test turns it on (tests/integration/auth); so is the
-          // audit log, which would add a key to the Redis states compared with Go's.
-          env: { ASYNQLENS_SNAPSHOT_MS: '0', ASYNQLENS_AUTH: 'none', ASYNQLENS_AUDIT: 'off' },
+          env,
         },
       },
       {
@@ -58,6 +67,16 @@ export default defineConfig({
           hookTimeout: 240_000,
         },
       },
+      ...olderAsynq.map(({ version }) => ({
+        resolve: { alias },
+        test: {
+          ...redisTest,
+          name: `interop asynq ${version}`,
+          include: ['tests/interop/**/*.test.ts'],
+          exclude: ['tests/interop/cluster.test.ts', 'tests/interop/sentinel.test.ts', 'tests/interop/worker/cluster-server.test.ts'],
+          env: { ...env, ASYNQLENS_ASYNQ: version },
+        },
+      })),
     ],
   },
 });

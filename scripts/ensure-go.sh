@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prints the path of the Go toolchain and builds the interop program tests/go/interop-bin.
+# Prints the path of the Go toolchain and builds the interop program tests/go/interop-bin, once
+# per asynq release the suite runs against (tests/go/asynq-versions.txt).
 #
 # The live interop suite runs the real github.com/hibiken/asynq against the same Redis as our
 # TypeScript code: it is the compatibility proof. So a missing Go is loud, and fatal under CI.
@@ -53,11 +54,19 @@ if ! compgen -G 'tests/go/*.go' >/dev/null; then
   exit 0
 fi
 
-# The first build downloads asynq through the Go module proxy; later builds hit Go's cache.
-if ! (cd tests/go && "$go_bin" build -o interop-bin .) >&2; then
-  # A stale binary must not pass for the current sources.
-  rm -f tests/go/interop-bin
-  echo "ensure-go: go build in tests/go failed" >&2
-  exit 1
-fi
-echo "ensure-go: built tests/go/interop-bin" >&2
+# One binary per asynq release in tests/go/asynq-versions.txt (version, modfile, binary, tags),
+# all from the same source. The first build of each downloads that release through the Go
+# module proxy; later builds hit Go's cache.
+while read -r version modfile binary tags; do
+  [[ -z "$version" || "$version" == \#* ]] && continue
+  args=(build -o "$binary")
+  [[ "$modfile" != go.mod ]] && args+=(-modfile="$modfile")
+  [[ "$tags" != - ]] && args+=(-tags="$tags")
+  if ! (cd tests/go && "$go_bin" "${args[@]}" .) >&2; then
+    # A stale binary must not pass for the current sources.
+    rm -f "tests/go/$binary"
+    echo "ensure-go: go build of tests/go against asynq $version failed" >&2
+    exit 1
+  fi
+  echo "ensure-go: built tests/go/$binary (asynq $version)" >&2
+done <tests/go/asynq-versions.txt

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check, in order, stopping at the first failure: typecheck, lint, Vitest (unit,
-# integration and interop), then the end-to-end suite once it has specs.
+# integration and interop; the interop suite once per asynq release of tests/go/asynq-versions.txt,
+# one Vitest project each), then the end-to-end suite once it has specs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -40,7 +41,7 @@ echo "    chromium:     $CHROMIUM_BIN"
 go_bin=$(bash scripts/ensure-go.sh)
 if [[ -n "$go_bin" && -x tests/go/interop-bin ]]; then
   export ASYNQLENS_GO_BIN="$PWD/tests/go/interop-bin"
-  echo "    go:           $go_bin (interop program: $ASYNQLENS_GO_BIN)"
+  echo "    go:           $go_bin (interop programs: $(cd tests/go && echo interop-bin*), one per asynq release)"
 else
   echo "    go:           ${go_bin:-missing} (no interop program; the live interop suite will skip)"
 fi

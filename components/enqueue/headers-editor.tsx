@@ -24,7 +24,7 @@ export function HeadersEditor({ rows, onChange, error }: { rows: HeaderRow[]; on
         <Button size="sm" onClick={() => onChange([...rows, { key: '', value: '' }])}>
           <Icon name="plus" size={12} /> Add header
         </Button>
-        {error ? <span role="alert" className="text-[11px] text-danger">{error}</span> : <span className="text-[11px] text-subtle">Sent with the task (asynq ≥ 0.25); handlers read them from the task.</span>}
+        {error ? <span role="alert" className="text-[11px] text-danger">{error}</span> : <span className="text-[11px] text-subtle">Sent with the task; handlers read them from it on asynq ≥ 0.26 (v0.25 and v0.24 servers do not see them, and drop them on retry or archive).</span>}
       </div>
     </fieldset>
   );

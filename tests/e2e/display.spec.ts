@@ -94,6 +94,7 @@ const specs: Spec[] = [
       const headers = page.locator('section', { has: page.getByRole('heading', { name: /^Headers/ }) });
       const h = await headers.innerText();
       assert.ok(h.includes('x-\\u202Etenant') && h.includes('acme\\u200B\\u0007'), `headers escaped: ${h}`);
+      assert.ok(h.includes('Headers exist since asynq v0.26.') && h.includes('drops them when it retries, archives or completes the task'), `the note on older asynq servers beside the headers: ${h}`);
       await noRawCharacters(page, 'task page');
       await screenshot(page, 'display-task');
 

@@ -60,8 +60,8 @@ func runBenchReads(args []string) error {
 	defer rc.Close()
 	counter := &roundTripCounter{}
 	rc.AddHook(counter)
-	// The Inspector does not own rc (we close it ourselves above).
-	insp := asynq.NewInspectorFromRedisClient(rc)
+	// From v0.25 the Inspector does not own rc (we close it ourselves above).
+	insp := inspectorOver(rc)
 
 	q, id := *queue, *taskID
 	reads := []struct {

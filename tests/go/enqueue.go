@@ -66,7 +66,10 @@ func runEnqueue(args []string) error {
 
 	task := asynq.NewTask(req.Type, payload)
 	if req.Headers != nil {
-		task = asynq.NewTaskWithHeaders(req.Type, payload, req.Headers)
+		if !headersSupported {
+			return errors.New("headers: this asynq has no task headers (v0.26 and later)")
+		}
+		task = newTaskWithHeaders(req.Type, payload, req.Headers)
 	}
 	opts := requestOptions(&req)
 

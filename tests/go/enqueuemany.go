@@ -46,7 +46,10 @@ func runEnqueueMany(args []string) error {
 		}
 		task := asynq.NewTask(req.Type, payload)
 		if req.Headers != nil {
-			task = asynq.NewTaskWithHeaders(req.Type, payload, req.Headers)
+			if !headersSupported {
+				return fmt.Errorf("request %d: headers: this asynq has no task headers (v0.26 and later)", i)
+			}
+			task = newTaskWithHeaders(req.Type, payload, req.Headers)
 		}
 		info, err := client.Enqueue(task, requestOptions(req)...)
 		if err != nil {

@@ -39,7 +39,8 @@ func (s *scenario) enqueueFixtures() error {
 		newFixture("email:welcome", []byte(`{"user":3}`), in(qDefault)),
 		newFixture("email:unique", []byte(`{"user":42}`), in(qDefault), asynq.Unique(time.Hour)),
 		newFixture("report:daily", []byte(`{"report":"daily"}`), in(qDefault), asynq.TaskID("fixed-id-1")),
-		{task: asynq.NewTaskWithHeaders("email:headers", []byte(`{"user":7}`),
+		// Before v0.26 this task has no headers (asynq_pre026.go).
+		{task: newTaskWithHeaders("email:headers", []byte(`{"user":7}`),
 			map[string]string{"tenant": "acme", "trace-id": "abc123"}), opts: []asynq.Option{in(qDefault)}},
 		newFixture("blob:binary", []byte{0xff, 0xfe, 0x00, 0x01, 0x80}, in(qDefault)),
 		newFixture("blob:empty", []byte{}, in(qDefault)),
@@ -125,9 +126,9 @@ func (s *scenario) startServer() error {
 }
 
 func (s *scenario) startScheduler() error {
-	// HeartbeatInterval exists in v0.26.0; the first heartbeat is only written
-	// after one interval, so 1s keeps READY fast.
-	s.sched = asynq.NewScheduler(s.opt, &asynq.SchedulerOpts{HeartbeatInterval: time.Second})
+	// The first heartbeat is only written after one interval, so 1s keeps READY
+	// fast (v0.24 has no HeartbeatInterval and beats every 5 s).
+	s.sched = asynq.NewScheduler(s.opt, schedulerOpts(time.Second))
 	var err error
 	s.tickEntry, err = s.sched.Register("@every 1s", asynq.NewTask("cron:tick", nil),
 		asynq.Queue(qCron), asynq.MaxRetry(3))

@@ -92,7 +92,7 @@ func inspectOps(insp *asynq.Inspector, r *inspectOpRequest, payload []byte) map[
 		"archiveTask":           func() (int, error) { return one(insp.ArchiveTask(q, id)) },
 		"deleteTask":            func() (int, error) { return one(insp.DeleteTask(q, id)) },
 		"cancelProcessing":      func() (int, error) { return one(insp.CancelProcessing(id)) },
-		"updateTaskPayload":     func() (int, error) { return one(insp.UpdateTaskPayload(q, id, payload)) },
+		"updateTaskPayload":     func() (int, error) { return one(updateTaskPayload(insp, q, id, payload)) },
 		"pauseQueue":            func() (int, error) { return one(insp.PauseQueue(q)) },
 		"unpauseQueue":          func() (int, error) { return one(insp.UnpauseQueue(q)) },
 		"deleteQueue":           func() (int, error) { return one(insp.DeleteQueue(q, r.Force)) },

@@ -1,5 +1,5 @@
 // Command interop-bin is the compatibility judge for asynqlens: it drives the
-// real asynq v0.26.0 Client, Server, Scheduler and Inspector against a Redis
+// real asynq (v0.26.0, v0.25.1 or v0.24.1) Client, Server, Scheduler and Inspector against a Redis
 // started by the TypeScript tests, so the TS side can compare its own view of
 // that Redis with Go's, field by field.
 //
@@ -18,6 +18,10 @@
 //	cluster-*    seed, dump and process over a Redis Cluster (--nodes; see cluster.go)
 //	sentinel-*   seed, dump and process through Redis Sentinel (--sentinels, --master; see sentinel.go)
 //	archive-cutoff  asynq's 90-day archive cutoff at given instants in a given zone (--tz)
+//	version      print the asynq and go-redis versions built in, and what that asynq can do
+//
+// One source builds against each asynq release in asynq-versions.txt: the
+// asynq_*.go files hold the API that differs between releases.
 //
 // stdout carries only the machine-readable output; all logs go to stderr.
 package main
@@ -87,6 +91,8 @@ func main() {
 		err = runSentinelProcess(args)
 	case "archive-cutoff":
 		err = runArchiveCutoff(args)
+	case "version":
+		err = runVersion(args)
 	default:
 		usage()
 		os.Exit(2)

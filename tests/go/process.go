@@ -125,11 +125,8 @@ func recordInvocation(next asynq.Handler) asynq.Handler {
 		rec := invocationJSON{
 			Type:             t.Type(),
 			PayloadBase64:    base64.StdEncoding.EncodeToString(t.Payload()),
-			Headers:          t.Headers(),
+			Headers:          taskHeaders(t),
 			ReceivedAtUnixMs: time.Now().UnixMilli(),
-		}
-		if rec.Headers == nil {
-			rec.Headers = map[string]string{}
 		}
 		rec.ID, _ = asynq.GetTaskID(ctx)
 		rec.Queue, _ = asynq.GetQueueName(ctx)

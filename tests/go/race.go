@@ -126,8 +126,8 @@ func raceClients(rf *redisFlags, n int, perGoroutine bool) ([]*asynq.Client, fun
 	}
 	clients := make([]*asynq.Client, n)
 	for i := range clients {
-		// NewClientFromRedisClient does not close rc; closeAll does.
-		clients[i] = asynq.NewClientFromRedisClient(rcs[i%len(rcs)])
+		// The clients are never closed: closeAll closes each rc once.
+		clients[i] = clientOver(rcs[i%len(rcs)])
 	}
 	return clients, closeAll, nil
 }

@@ -26,7 +26,7 @@ type seedKind struct {
 // scheduled, unique, grouped, and a pending task that fails for good when processed.
 func baseSeedKinds(payload []byte) []seedKind {
 	return []seedKind{
-		{"pending", asynq.NewTaskWithHeaders("ok:go", payload, map[string]string{"from": "go"}), []asynq.Option{asynq.MaxRetry(3)}},
+		{"pending", newTaskWithHeaders("ok:go", payload, map[string]string{"from": "go"}), []asynq.Option{asynq.MaxRetry(3)}},
 		{"scheduled", asynq.NewTask("ok:later", payload), []asynq.Option{asynq.ProcessIn(time.Hour)}},
 		{"unique", asynq.NewTask("ok:unique", payload), []asynq.Option{asynq.Unique(time.Hour), asynq.ProcessIn(time.Hour)}},
 		{"grouped", asynq.NewTask("ok:grouped", payload), []asynq.Option{asynq.Group("g1")}},

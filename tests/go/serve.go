@@ -125,7 +125,7 @@ func serveMux(rc *redis.Client, record string) *asynq.ServeMux {
 	mux.HandleFunc("skip:", func(context.Context, *asynq.Task) error {
 		return fmt.Errorf("skip: %w", asynq.SkipRetry)
 	})
-	mux.HandleFunc("revoke:", func(context.Context, *asynq.Task) error { return asynq.RevokeTask })
+	mux.HandleFunc("revoke:", func(context.Context, *asynq.Task) error { return revokeTask })
 	mux.HandleFunc("count:", func(ctx context.Context, t *asynq.Task) error {
 		id, _ := asynq.GetTaskID(ctx)
 		return rc.RPush(ctx, record, "go:"+id).Err()

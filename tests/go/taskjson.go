@@ -32,10 +32,6 @@ type taskJSON struct {
 }
 
 func toTaskJSON(t *asynq.TaskInfo) taskJSON {
-	headers := t.Headers
-	if headers == nil {
-		headers = map[string]string{} // TS side expects {} rather than null
-	}
 	return taskJSON{
 		ID:               t.ID,
 		Queue:            t.Queue,
@@ -53,7 +49,7 @@ func toTaskJSON(t *asynq.TaskInfo) taskJSON {
 		CompletedAt:      unixOrZero(t.CompletedAt),
 		RetentionSeconds: int64(t.Retention / time.Second),
 		ResultBase64:     b64(t.Result),
-		Headers:          headers,
+		Headers:          infoHeaders(t),
 		IsOrphaned:       t.IsOrphaned,
 	}
 }

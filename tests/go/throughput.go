@@ -88,7 +88,7 @@ func runBenchProcess(args []string) error {
 		}
 		return nil
 	})
-	srv := asynq.NewServerFromRedisClient(rc, asynq.Config{
+	srv := serverOver(rc, asynq.Config{
 		Concurrency:     *concurrency,
 		Queues:          map[string]int{*queue: 1},
 		LogLevel:        asynq.WarnLevel,
@@ -152,7 +152,7 @@ func runBenchEnqueue(args []string) error {
 	}
 	rc, counter := countedClient(rf)
 	defer rc.Close()
-	client := asynq.NewClientFromRedisClient(rc)
+	client := clientOver(rc)
 	payload := make([]byte, *payloadBytes)
 	for i := range payload {
 		payload[i] = 'a' + byte(i%26)

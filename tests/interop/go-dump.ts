@@ -1,5 +1,5 @@
 /**
- * The JSON the Go interop program (tests/go, real github.com/hibiken/asynq v0.26.0) prints for
+ * The JSON the Go interop program (tests/go, real github.com/hibiken/asynq) prints for
  * `dump`: Go's Inspector view of a database, the oracle the interop suites compare ours with.
  * Times are Unix seconds, 0 for Go's zero time; bytes are base64, null for a nil slice
  * (tests/go/dump.go, dump_runtime.go, taskjson.go).
@@ -22,7 +22,8 @@ export interface GoTask {
   completedAt: number;
   retentionSeconds: number;
   resultBase64: string | null;
-  headers: Record<string, string>;
+  /** null: the release has no task headers (before v0.26), so Go cannot see any. */
+  headers: Record<string, string> | null;
   isOrphaned: boolean;
 }
 

@@ -1,23 +1,35 @@
 /**
- * The one way a test drives the Go interop program (tests/go, real github.com/hibiken/asynq
- * v0.26.0): {@link goHarness} finds the program (ASYNQLENS_GO_BIN, else a private `go build`),
- * skips a suite loudly without Go (a failure under CI=true), and runs its subcommands one-shot
- * (bounded, failing with the subcommand's name and Go's stderr) or long-running (`scenario`,
- * `serve`, `triage-serve`).
+ * The one way a test drives the Go interop program (tests/go, real github.com/hibiken/asynq):
+ * {@link goHarness} finds the program built against the asynq release this run judges by
+ * ({@link ASYNQ}: v0.26.0 unless ASYNQLENS_ASYNQ names another release of
+ * tests/go/asynq-versions.txt), skips a suite loudly without Go (a failure under CI=true), and
+ * runs its subcommands one-shot (bounded, failing with the subcommand's name and Go's stderr) or
+ * long-running (`scenario`, `serve`, `triage-serve`).
  */
 import { execFile, spawn, type ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, delimiter } from 'node:path';
+import { dirname, join, delimiter } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, inject, it } from 'vitest';
+import { releaseOf, selectBuild, type AsynqRelease } from './asynq-builds';
+
+export { type AsynqRelease } from './asynq-builds';
 
 const execFileAsync = promisify(execFile);
 
 /** tests/go, where the Go module lives. */
 const GO_MODULE_DIR = fileURLToPath(new URL('../go/', import.meta.url));
+
+// ---------------------------------------------------------------------------------------------
+// The asynq release.
+
+const BUILD = selectBuild(process.env.ASYNQLENS_ASYNQ);
+
+/** The asynq release this run's Go program is built against. */
+export const ASYNQ: AsynqRelease = releaseOf(BUILD.version);
 
 /** `--redis 127.0.0.1:<port> --db <db>`: the suite's own redis-server unless `port` is given. */
 export const redisArgs = (db: number, port: number = inject('redisPort')): string[] => ['--redis', `127.0.0.1:${port}`, '--db', String(db)];
@@ -47,12 +59,13 @@ type GoAvailability =
 
 /**
  * Decided synchronously at collection time, so the suite can be skipped (or made to fail under
- * CI) before any hook runs. ASYNQLENS_GO_BIN (set by scripts/test.sh) wins; otherwise the
- * program is built from tests/go with the Go toolchain.
+ * CI) before any hook runs. ASYNQLENS_GO_BIN (set by scripts/test.sh: the default release's
+ * program, with the other releases' beside it) wins; otherwise the program is built from tests/go
+ * with the Go toolchain.
  */
 function goAvailability(): GoAvailability {
   const prebuilt = process.env.ASYNQLENS_GO_BIN;
-  if (prebuilt) return { kind: 'prebuilt', bin: prebuilt };
+  if (prebuilt) return { kind: 'prebuilt', bin: process.env.ASYNQLENS_ASYNQ ? join(dirname(prebuilt), BUILD.binary) : prebuilt };
   const go = findGoTool();
   if (go) return { kind: 'build', go };
   return { kind: 'missing', reason: 'ASYNQLENS_GO_BIN is unset and no `go` on PATH or at /usr/local/go/bin/go' };
@@ -78,19 +91,36 @@ const NO_GO_BANNER = [
 async function interopBinary(avail: GoAvailability, label: string): Promise<string> {
   if (avail.kind === 'missing') throw new Error(`cannot run the Go interop program: ${avail.reason}`);
   if (avail.kind === 'prebuilt') {
-    if (!isExecutable(avail.bin)) throw new Error(`ASYNQLENS_GO_BIN=${avail.bin} is not an executable file`);
-    return avail.bin;
+    if (!isExecutable(avail.bin)) throw new Error(`${avail.bin} (asynq ${ASYNQ.version}, from ASYNQLENS_GO_BIN) is not an executable file: run scripts/ensure-go.sh`);
+    return checkedRelease(avail.bin);
   }
   const dir = mkdtempSync(join(tmpdir(), `asynqlens-interop-${label}-`));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const out = join(dir, 'interop-bin');
+  const args = ['build', '-o', out];
+  if (BUILD.modfile !== 'go.mod') args.push(`-modfile=${BUILD.modfile}`);
+  if (BUILD.tags) args.push(`-tags=${BUILD.tags}`);
   try {
-    await execFileAsync(avail.go, ['build', '-o', out, '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 });
+    await execFileAsync(avail.go, [...args, '.'], { cwd: GO_MODULE_DIR, timeout: 300_000 });
   } catch (err) {
     const e = err as { stderr?: string; message: string };
-    throw new Error(`go build in ${GO_MODULE_DIR} failed: ${e.message}\n${e.stderr ?? ''}`);
+    throw new Error(`go build in ${GO_MODULE_DIR} against asynq ${ASYNQ.version} failed: ${e.message}\n${e.stderr ?? ''}`);
   }
-  return out;
+  return checkedRelease(out);
+}
+
+/**
+ * `bin`, once its `version` subcommand names the release and abilities {@link ASYNQ} promises:
+ * a stale or mixed-up binary would otherwise pass one release's expectations off as another's.
+ */
+async function checkedRelease(bin: string): Promise<string> {
+  const said = parseJson<{ asynq: string; headers: boolean; revoke: boolean }>('version', await runOnce(bin, 'version', [], {}));
+  const promised = { asynq: ASYNQ.version, headers: ASYNQ.headers, revoke: ASYNQ.revoke };
+  const got = { asynq: said.asynq, headers: said.headers, revoke: said.revoke };
+  if (JSON.stringify(got) !== JSON.stringify(promised)) {
+    throw new Error(`${bin} is built against ${JSON.stringify(got)}, not ${JSON.stringify(promised)}: run scripts/ensure-go.sh`);
+  }
+  return bin;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ export function matches(t: GoTask, q: Query): boolean {
       }
       if (!jsonAt(doc, key.slice(8).split('.'), String(want))) return false;
     }
-    if (key.startsWith('header.') && t.headers[key.slice(7)] !== want) return false;
+    if (key.startsWith('header.') && t.headers?.[key.slice(7)] !== want) return false;
   }
   const error = one('error');
   if (error !== undefined && !t.lastError.includes(error)) return false;

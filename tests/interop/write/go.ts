@@ -1,5 +1,5 @@
 /**
- * The Go side of the write-path interop suite: the real asynq v0.26.0 program of tests/go,
+ * The Go side of the write-path interop suite: the real asynq program of tests/go,
  * driven one subcommand at a time (enqueue, inspect-op, dump-redis, enqueue-race, process)
  * through the one harness (../go-harness), typed for the suites here and for
  * tests/integration/search, which builds its data with them.
@@ -118,7 +118,8 @@ export interface Invocation {
   queue: string;
   type: string;
   payloadBase64: string;
-  headers: Record<string, string>;
+  /** null: the release has no task headers (before v0.26), so the handler cannot see any. */
+  headers: Record<string, string> | null;
   retryCount: number;
   maxRetry: number;
   deadlineUnix: number;

@@ -1,8 +1,12 @@
 /**
- * Tasks enqueued through our API are processed by a real asynq v0.26.0 server (tests/go
- * `process`), which must honour every option exactly as if a Go client had enqueued them:
- * Retention (completed, with the handler's result), MaxRetry, Timeout, ProcessIn, Group (Go's
- * aggregator), headers and payload bytes (binary, empty and nil).
+ * Tasks enqueued through our API are processed by a real asynq server (tests/go `process`, the
+ * release the run judges by), which must honour every option exactly as if a Go client had
+ * enqueued them: Retention (completed, with the handler's result), MaxRetry, Timeout, ProcessIn,
+ * Group (Go's aggregator), headers and payload bytes (binary, empty and nil).
+ *
+ * Headers exist since v0.26.0. Older servers still process such a task, but their handler cannot
+ * see the headers, and each time they rewrite the message (retry, archive, completion with
+ * retention) they write it back without them: proved here per release.
  *
  * The Go server's handlers: `ok:*` succeed, `result:*` write `done:<payload>`, `fail:*` return
  * `fail: <type>`, `slow:*` wait for their context; groups aggregate into one `aggregated` task
@@ -12,6 +16,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestRedis } from '../../support/test-redis';
+import { ASYNQ } from '../go-harness';
 import { asynqGo, goProcess, type Invocation } from './go';
 import { openApi, type Api, type ApiResponse } from './routes';
 
@@ -23,7 +28,7 @@ asynqGo.requireGo('processing.test.ts');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const b64 = (b: Buffer | string) => (typeof b === 'string' ? Buffer.from(b) : b).toString('base64');
 
-describe.skipIf(asynqGo.noGo)('a real asynq v0.26.0 server processes the tasks our API enqueued', () => {
+describe.skipIf(asynqGo.noGo)(`a real asynq ${ASYNQ.version} server processes the tasks our API enqueued`, () => {
   let api: Api;
   let redis: Redis;
   let calls: Invocation[] = [];
@@ -32,6 +37,8 @@ describe.skipIf(asynqGo.noGo)('a real asynq v0.26.0 server processes the tasks o
   let processInEnqueuedMs = 0;
   const binary = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
   const headers = { 'X-Request-Id': 'req-42', 'content-type': 'application/json; charset=utf-8', empty: '', 'ünï cödé': 'välüe ✓' };
+  /** What a message rewritten by this release's server keeps of `headers`. */
+  const headersAfterRewrite = ASYNQ.headers ? headers : {};
 
   async function enqueue(name: string, body: Record<string, unknown>): Promise<ApiResponse> {
     const r = await api.enqueue(QUEUE, body);
@@ -56,6 +63,9 @@ describe.skipIf(asynqGo.noGo)('a real asynq v0.26.0 server processes the tasks o
     await enqueue('maxRetry', { type: 'fail:twice', payload: 'm', options: { maxRetry: 1 } });
     await enqueue('timeout', { type: 'slow:t', payload: 's', options: { timeoutSeconds: 2, maxRetry: 0 } });
     await enqueue('headers', { type: 'ok:headers', payload: 'h', options: { headers } });
+    await enqueue('headers-completed', { type: 'result:headers', payload: 'hc', options: { headers, retentionSeconds: 600 } });
+    await enqueue('headers-retry', { type: 'fail:headers', payload: 'hr', options: { headers, maxRetry: 25 } });
+    await enqueue('headers-archived', { type: 'fail:headers', payload: 'ha', options: { headers, maxRetry: 0 } });
     await enqueue('binary', { type: 'ok:binary', payload: b64(binary), payloadEncoding: 'base64' });
     await enqueue('empty', { type: 'ok:empty', payload: '' });
     await enqueue('nil', { type: 'ok:nil' });
@@ -143,10 +153,26 @@ describe.skipIf(asynqGo.noGo)('a real asynq v0.26.0 server processes the tasks o
     }
   });
 
-  it('headers: the Go handler sees exactly ours', () => {
+  it.runIf(ASYNQ.headers)('headers: the Go handler sees exactly ours', () => {
     const [c] = callsOf('headers');
     expect(c?.headers, 'headers seen by the Go handler').toEqual(headers);
     expect(callsOf('defaults')[0]?.headers, 'a task without headers').toEqual({});
+  });
+
+  it.skipIf(ASYNQ.headers)(`headers: ${ASYNQ.version} processes a task with headers, its handler cannot see them`, () => {
+    const [c] = callsOf('headers');
+    expect(c?.type, 'the task with headers was handled').toBe('ok:headers');
+    expect(c?.headers, 'this release has no Task.Headers (the program prints null)').toBeNull();
+  });
+
+  it(`headers after the Go server rewrote the message: ${ASYNQ.headers ? 'kept' : 'dropped'} on completion, retry and archive`, async () => {
+    expect(callsOf('headers-completed'), 'completed: handled once').toHaveLength(1);
+    expect(await task('headers-completed'), 'completed with retention').toMatchObject({ state: 'completed', result: 'done:hc', headers: headersAfterRewrite });
+    expect(callsOf('headers-retry').length, 'retry: handled more than once').toBeGreaterThan(1);
+    const retried = await task('headers-retry');
+    expect(retried.retried, 'retry: the message was rewritten at least once').toBeGreaterThanOrEqual(1);
+    expect(retried.headers, `retry (state ${retried.state})`).toEqual(headersAfterRewrite);
+    expect(await task('headers-archived'), 'archived after its one attempt').toMatchObject({ state: 'archived', retried: 0, headers: headersAfterRewrite });
   });
 
   it('payload bytes: exact, binary included; empty and nil both reach Go as no bytes', () => {
