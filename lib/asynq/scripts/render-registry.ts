@@ -17,6 +17,7 @@ export function scriptName(file: string): string {
 export function declaredKeyCount(lua: string): number {
   const header = /--\[\[([\s\S]*?)\]\]/.exec(lua)?.[1] ?? '';
   if (/KEYS\[\D*i\b/.test(header)) return -1; // variadic (`KEYS[i]`): the caller passes numKeys
+  if (/KEYS\[\d+\][^\n]*\(optional/.test(header)) return -1; // a trailing key some callers leave out
   let max = 0;
   for (const m of header.matchAll(/KEYS\[(\d+)\]/g)) max = Math.max(max, Number(m[1]));
   return max;
@@ -37,7 +38,7 @@ export function isReadOnly(lua: string): boolean {
  * this catches it when the registry is generated, before any test or deploy.
  */
 const READ_COMMANDS = new Set([
-  'EXISTS', 'GET', 'HGET', 'HMGET', 'LLEN', 'LRANGE', 'MGET', 'PTTL', 'SCARD', 'SMEMBERS', 'SRANDMEMBER',
+  'EXISTS', 'GET', 'HGET', 'HMGET', 'LLEN', 'LRANGE', 'MGET', 'PTTL', 'SCARD', 'SISMEMBER', 'SMEMBERS', 'SRANDMEMBER',
   'TIME', 'TYPE', 'ZCARD', 'ZRANGE', 'ZRANGEBYSCORE', 'ZREVRANGE', 'ZSCORE',
 ]);
 

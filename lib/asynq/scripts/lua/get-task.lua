@@ -3,20 +3,25 @@
 
   KEYS[1] asynq:{<q>}:t:<id>
   KEYS[2] asynq:{<q>}:lease
+  KEYS[3] asynq:queues (optional: on a single Redis, where it may be read with the queue's
+          keys; a Cluster keeps it in another slot and asks SISMEMBER beside the script)
   ARGV[1] task id
   ARGV[2] queue-key prefix    asynq:{<q>}:
   ARGV[3] unique-lock prefix  asynq:{<q>}:unique:
+  ARGV[4] queue name (with KEYS[3])
 
-  Returns 0 when the task hash does not exist, else
+  Returns -1 when KEYS[3] is given and the queue is not in it, 0 when the task hash does not
+  exist, else
     { msg, state, result, unique_key, pending_since, group,
       lock holder, lock PTTL ms, score in the state's zset, lease score,
       the TYPE of the task key when it is not a hash }
   (missing values are false).
 
-  Cost: O(1) plus O(log N) for the two ZSCOREs: one round trip.
+  Cost: O(1) plus O(log N) for the two ZSCOREs: one round trip, one command on a single Redis.
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 -- @include read-lock
+if KEYS[3] and redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 0 then return -1 end
 local h = redis.pcall('HMGET', KEYS[1], 'msg', 'state', 'result', 'unique_key', 'pending_since', 'group')
 if h.err then
   -- The task key holds another type than asynq's hash: say which, read nothing else.
