@@ -21,7 +21,8 @@
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 -- @include read-lock
-if KEYS[3] and redis.call('SISMEMBER', KEYS[3], ARGV[4]) == 0 then return -1 end
+-- A registry of another type reads as the queue missing, as on a Cluster (SISMEMBER beside the script).
+if KEYS[3] and redis.pcall('SISMEMBER', KEYS[3], ARGV[4]) ~= 1 then return -1 end
 local h = redis.pcall('HMGET', KEYS[1], 'msg', 'state', 'result', 'unique_key', 'pending_since', 'group')
 if h.err then
   -- The task key holds another type than asynq's hash: say which, read nothing else.

@@ -4,13 +4,16 @@
   KEYS[1] the state's structure: asynq:{<q>}:pending|active (list) or
           asynq:{<q>}:scheduled|retry|archived|completed|g:<group> (zset)
   KEYS[2] asynq:{<q>}:lease (read only for the active state)
+  KEYS[3] asynq:queues (optional: on a single Redis, where it may be read with the queue's
+          keys; a Cluster keeps it in another slot and asks SISMEMBER beside the script)
   ARGV[1] "list" or "zset"
   ARGV[2] start rank, ARGV[3] stop rank (0-based, inclusive, in asynq's listing order)
   ARGV[4] task-key prefix  asynq:{<q>}:t:
   ARGV[5] unique-lock prefix  asynq:{<q>}:unique:  (locks outside it are not read)
   ARGV[6] "1" to read each task's lease score (active state), else "0"
+  ARGV[7] queue name (with KEYS[3])
 
-  Returns { total, rows } where each row is
+  Returns -1 when KEYS[3] is given and the queue is not in it, else { total, rows } where each row is
     { id, msg, state, result, unique_key, lock holder, lock PTTL ms, score, lease score,
       pending_since, the TYPE of the task key when it is not a hash }
   (missing values are false). A task key, lock or lease of the wrong type spoils only its row;
@@ -23,6 +26,8 @@
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 -- @include read-lock
+-- A registry of another type reads as the queue missing, as on a Cluster (SISMEMBER beside the script).
+if KEYS[3] and redis.pcall('SISMEMBER', KEYS[3], ARGV[7]) ~= 1 then return -1 end
 local kind = ARGV[1]
 local start, stop = tonumber(ARGV[2]), tonumber(ARGV[3])
 local taskPrefix, lockPrefix = ARGV[4], ARGV[5]
