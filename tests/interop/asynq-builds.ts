@@ -51,9 +51,14 @@ export interface AsynqRelease {
   updateTaskPayload: boolean;
   /** RevokeTask exists, since v0.25.0 (v0.24 retries or archives such a task). */
   revoke: boolean;
+  /**
+   * The server's archive deletes the hashes of the tasks its trim drops, since v0.25.0. v0.24's
+   * leaves them behind (in no set; no page lists them); ours deletes them, as later releases do.
+   */
+  trimDeletesHashes: boolean;
 }
 
 export function releaseOf(version: string): AsynqRelease {
   const minor = Number(/^v0\.(\d+)\./.exec(version)?.[1] ?? NaN);
-  return { version, headers: minor >= 26, updateTaskPayload: minor >= 26, revoke: minor >= 25 };
+  return { version, headers: minor >= 26, updateTaskPayload: minor >= 26, revoke: minor >= 25, trimDeletesHashes: minor >= 25 };
 }
