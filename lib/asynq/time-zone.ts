@@ -31,7 +31,8 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** The zone's offset from UTC at instant `ms`, in ms (whole seconds). */
-function offsetAt(ms: number, timeZone: string): number {
+export function offsetAt(ms: number, timeZone: string): number {
+  if (timeZone === 'UTC') return 0;
   const at = Math.floor(ms / 1000) * 1000;
   const p = Object.fromEntries(formatter(timeZone).formatToParts(new Date(at)).map((x) => [x.type, x.value]));
   const year = p.era === 'BC' ? 1 - Number(p.year) : Number(p.year);
@@ -51,7 +52,39 @@ function offsetAt(ms: number, timeZone: string): number {
 export function addDaysInZone(now: Date, days: number, timeZone: string): Date {
   const wall = new Date(now.getTime() + offsetAt(now.getTime(), timeZone));
   wall.setUTCDate(wall.getUTCDate() + days);
-  const w = wall.getTime();
-  const guess = offsetAt(w, timeZone);
-  return new Date(w - offsetAt(w - guess, timeZone));
+  return new Date(instantOfWall(wall.getTime(), timeZone));
+}
+
+/**
+ * The instant (ms) whose wall-clock time in `timeZone` is `wall` (a wall time written as if it
+ * were UTC ms), by Go's `time.Date` rule: the offset at `wall` read as an instant, and if the
+ * instant that gives lies in another offset (a skipped or repeated hour), that offset instead.
+ */
+export function instantOfWall(wall: number, timeZone: string): number {
+  const guess = offsetAt(wall, timeZone);
+  return wall - offsetAt(wall - guess, timeZone);
+}
+
+/** The wall-clock fields of instant `ms` in `timeZone`, as Go's `t.In(zone)` reads them. */
+export interface WallClock {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** 0 = Sunday */
+  weekday: number;
+  /** The wall time written as UTC ms (input to {@link instantOfWall}). */
+  wall: number;
+}
+
+export function wallClock(ms: number, timeZone: string): WallClock {
+  const wall = ms + offsetAt(ms, timeZone);
+  const d = new Date(wall);
+  return {
+    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(),
+    hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), weekday: d.getUTCDay(), wall,
+  };
 }
