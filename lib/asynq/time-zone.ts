@@ -58,7 +58,7 @@ const STEADY_CAP = 20_000;
 export function steadyOffsetAt(ms: number, timeZone: string): number {
   if (timeZone === 'UTC') return 0;
   let cache = steadyOffsets.get(timeZone);
-  if (!cache) steadyOffsets.set(timeZone, (cache = new Map()));
+  if (!cache) steadyOffsets.set(timeZone, (cache = new Map<number, number>()));
   for (const size of [DAY_MS, HOUR_MS]) {
     const start = Math.floor(ms / size) * size;
     const key = size === DAY_MS ? start : -start - 1;

@@ -2,6 +2,7 @@
  * The few Go standard-library string rules the cron parser leans on, so a spec splits, trims
  * and fails here exactly where robfig/cron does under Go.
  */
+import { goQuote } from '../../errors';
 
 /** Go's unicode.IsSpace set (strings.Fields, strings.TrimSpace); JS `\s` differs (U+0085, U+FEFF). */
 const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
@@ -23,26 +24,13 @@ export function goStringSlice(xs: string[]): string {
   return `[${xs.join(' ')}]`;
 }
 
-/** strconv.Quote for the ASCII a spec is made of (other characters are kept as they are). */
-function strconvQuote(s: string): string {
-  const named: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 34: '\\"', 92: '\\\\' };
-  let out = '';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (named[c]) out += named[c];
-    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return `"${out}"`;
-}
-
 /**
  * strconv.Atoi on a 64-bit platform, value as a bigint (a spec's number may exceed 2^53 and
  * still be printed in an error), or Go's error: `strconv.Atoi: parsing "x": invalid syntax`,
  * or `... value out of range` past int64.
  */
 export function goAtoi(s: string): bigint {
-  const bad = (why: string) => new Error(`strconv.Atoi: parsing ${strconvQuote(s)}: ${why}`);
+  const bad = (why: string) => new Error(`strconv.Atoi: parsing ${goQuote(s)}: ${why}`);
   let i = s[0] === '+' || s[0] === '-' ? 1 : 0;
   if (i === s.length) throw bad('invalid syntax');
   const limit = s[0] === '-' ? 1n << 63n : (1n << 63n) - 1n;
