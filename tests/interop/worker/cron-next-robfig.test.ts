@@ -8,10 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { nextFireTime } from '@/lib/asynq/worker/scheduler/cron-next';
 import { parseCronSpec } from '@/lib/asynq/worker/scheduler/cron-spec';
-import { goHarness } from '../go-harness';
+import { asynqBuilds } from '../asynq-builds';
+import { ASYNQ, goHarness } from '../go-harness';
 
 const asynqGo = goHarness('cron-next');
 asynqGo.requireGo('cron-next-robfig.test.ts');
+/** asynq v0.24.1, v0.25.1 and v0.26.0 all require robfig/cron v3.0.1: one run, against the newest build, judges. */
+const NEWEST = ASYNQ.version === asynqBuilds()[0]!.version;
 
 interface Case { spec: string; from: number; n: number }
 interface GoResult { times: number[]; error?: string; panic?: string }
@@ -99,7 +102,7 @@ function ours(c: Case, location: string): GoResult {
   return { times };
 }
 
-describe.skipIf(asynqGo.noGo)('cron specs: ours vs robfig/cron v3', () => {
+describe.skipIf(asynqGo.noGo || !NEWEST)('cron specs: ours vs robfig/cron v3', () => {
   it.each(ZONES)('scheduler location %s: the same five fire times from every instant', async (location) => {
     const cases: Case[] = SPECS.flatMap((spec) => INSTANTS.map((from) => ({ spec, from, n: 5 })));
     const go = await asynqGo.json<GoResult[]>('cron-next', ['--location', location], { stdin: cases, timeoutMs: 60_000 });

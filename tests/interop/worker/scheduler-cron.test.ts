@@ -63,15 +63,16 @@ describe.skipIf(asynqGo.noGo)('our Scheduler beside Go’s, through Go’s Inspe
     const d = await waitFor('the same next minute', async () => {
       const dump = await dumpBoth();
       const [o, g] = [entry(dump, ours['* * * * *']!), entry(dump, theirs['* * * * *']!)];
-      return o.nextEnqueueAt === g.nextEnqueueAt ? dump : null;
+      // …and a snapshot taken after the first `@every 1s` fire.
+      return o.nextEnqueueAt === g.nextEnqueueAt && entry(dump, ours['@every 1s']!).prevEnqueueAt > 0 ? dump : null;
     }, 15_000);
     const next = entry(d, ours['* * * * *']!).nextEnqueueAt;
     expect(next % 60).toBe(0);
     expect(next - Date.now() / 1000).toBeLessThanOrEqual(62);
     const [o, g] = [entry(d, ours['@every 1s']!), entry(d, theirs['@every 1s']!)];
-    // Both beat once a second, so their snapshots are at most a beat or two apart.
-    expect(Math.abs(o.nextEnqueueAt - g.nextEnqueueAt)).toBeLessThanOrEqual(3);
-    expect(o.prevEnqueueAt).toBeGreaterThan(0);
+    // Snapshots a beat apart (asynq v0.24 beats every 5 s whatever it is asked).
+    expect(Math.abs(o.nextEnqueueAt - g.nextEnqueueAt)).toBeLessThanOrEqual(6);
+    expect(o.nextEnqueueAt - o.prevEnqueueAt).toBe(1);
   });
 
   it('enqueues once a second on `@every 1s`, as Go does', async () => {
@@ -87,7 +88,8 @@ describe.skipIf(asynqGo.noGo)('our Scheduler beside Go’s, through Go’s Inspe
       // Fired on the whole second; recorded when the enqueue returned, just after it.
       expect(times.every((t) => t % 1 < 0.5), `${who}: ${times.join(' ')}`).toBe(true);
     }
-    const task = d.taskInfo['ts-cron']?.[d.schedulerEvents[ours['@every 1s']!]![0]!.taskId];
+    // The oldest event: Go's dump lists the queues before the histories, so the newest may be missing there.
+    const task = d.taskInfo['ts-cron']?.[d.schedulerEvents[ours['@every 1s']!]!.at(-1)!.taskId];
     expect(task?.type).toBe('cron:ts');
   });
 
