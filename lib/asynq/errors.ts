@@ -16,6 +16,7 @@ export type ErrorCode =
 export type ErrorKind =
   | 'queue_not_found'
   | 'task_not_found'
+  | 'scheduler_entry_not_found'
   | 'invalid_argument'
   | 'duplicate_task'
   | 'task_id_conflict'

@@ -51,7 +51,7 @@ export {
   defaultRetryDelay,
 } from './worker';
 export type { ServerConfig, Handler, HandlerFunc, HandlerObject, Middleware, Task, TaskContext, ResultWriter, GroupAggregator, Logger, RetryDelayFunc } from './worker';
-export { Scheduler, type PeriodicTask, type SchedulerOptions } from './worker/scheduler/scheduler';
+export { Scheduler, type SchedulerOptions } from './worker/scheduler/scheduler';
 export { precheckEnqueue, type EnqueuePrecheck } from './client/precheck';
 export { createFailureScan, type FailureScan, type FailureScanOptions, type FailureScanProgress, type FailureScanPhase } from './triage/failure-scan';
 export { SAMPLE_IDS, MAX_GROUPS, type FailureGroup, type NotFoundGroup, type FailedState } from './triage/failure-groups';

@@ -32,6 +32,7 @@ export function isTimeZone(name: string): boolean {
 
 /** The zone's offset from UTC at instant `ms`, in ms (whole seconds). */
 function offsetAt(ms: number, timeZone: string): number {
+  if (timeZone === 'UTC') return 0;
   const at = Math.floor(ms / 1000) * 1000;
   const p = Object.fromEntries(formatter(timeZone).formatToParts(new Date(at)).map((x) => [x.type, x.value]));
   const year = p.era === 'BC' ? 1 - Number(p.year) : Number(p.year);
@@ -39,6 +40,38 @@ function offsetAt(ms: number, timeZone: string): number {
   wall.setUTCFullYear(year, Number(p.month) - 1, Number(p.day));
   wall.setUTCHours(Number(p.hour), Number(p.minute), Number(p.second), 0);
   return wall.getTime() - at;
+}
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** Per zone: a day or hour bucket → its one offset. Bounded; dropped whole when full. */
+const steadyOffsets = new Map<string, Map<number, number>>();
+const STEADY_CAP = 20_000;
+
+/**
+ * {@link offsetAt}, remembered per day (or, for a day with a change, per hour) once the
+ * bucket's first and last second agree: Intl costs ~20 µs a call and a cron search reads the
+ * wall clock hundreds of times, nearly always within a few buckets. A bucket whose ends
+ * differ is never cached, so every instant near a change is read exactly. (It assumes no zone
+ * changes its offset and back within one day, which tzdata never does.)
+ */
+export function steadyOffsetAt(ms: number, timeZone: string): number {
+  if (timeZone === 'UTC') return 0;
+  let cache = steadyOffsets.get(timeZone);
+  if (!cache) steadyOffsets.set(timeZone, (cache = new Map<number, number>()));
+  for (const size of [DAY_MS, HOUR_MS]) {
+    const start = Math.floor(ms / size) * size;
+    const key = size === DAY_MS ? start : -start - 1;
+    const known = cache.get(key);
+    if (known !== undefined) return known;
+    const first = offsetAt(start, timeZone);
+    if (first === offsetAt(start + size - 1000, timeZone)) {
+      if (cache.size >= STEADY_CAP) cache.clear();
+      cache.set(key, first);
+      return first;
+    }
+  }
+  return offsetAt(ms, timeZone);
 }
 
 /**
@@ -49,9 +82,41 @@ function offsetAt(ms: number, timeZone: string): number {
  * gives). For UTC it is exactly days × 24 h.
  */
 export function addDaysInZone(now: Date, days: number, timeZone: string): Date {
-  const wall = new Date(now.getTime() + offsetAt(now.getTime(), timeZone));
+  const wall = new Date(now.getTime() + steadyOffsetAt(now.getTime(), timeZone));
   wall.setUTCDate(wall.getUTCDate() + days);
-  const w = wall.getTime();
-  const guess = offsetAt(w, timeZone);
-  return new Date(w - offsetAt(w - guess, timeZone));
+  return new Date(instantOfWall(wall.getTime(), timeZone));
+}
+
+/**
+ * The instant (ms) whose wall-clock time in `timeZone` is `wall` (a wall time written as if it
+ * were UTC ms), by Go's `time.Date` rule: the offset at `wall` read as an instant, and if the
+ * instant that gives lies in another offset (a skipped or repeated hour), that offset instead.
+ */
+export function instantOfWall(wall: number, timeZone: string): number {
+  const guess = steadyOffsetAt(wall, timeZone);
+  return wall - steadyOffsetAt(wall - guess, timeZone);
+}
+
+/** The wall-clock fields of instant `ms` in `timeZone`, as Go's `t.In(zone)` reads them. */
+export interface WallClock {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** 0 = Sunday */
+  weekday: number;
+  /** The wall time written as UTC ms (input to {@link instantOfWall}). */
+  wall: number;
+}
+
+export function wallClock(ms: number, timeZone: string): WallClock {
+  const wall = ms + steadyOffsetAt(ms, timeZone);
+  const d = new Date(wall);
+  return {
+    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(),
+    hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(), weekday: d.getUTCDay(), wall,
+  };
 }

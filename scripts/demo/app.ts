@@ -51,8 +51,8 @@ export async function startDemoApp(redis: Redis, redisUrl: string): Promise<Demo
   await server.start(demoMux(redis));
 
   const scheduler = new Scheduler(redis, { logger: errors });
-  scheduler.register({ everySeconds: 10, task: { type: 'metrics:rollup', payload: Buffer.from('{"window":"1m"}') }, options: { queue: 'low', maxRetry: 2 } });
-  scheduler.register({ everySeconds: 30, task: { type: 'cleanup:sessions', payload: null }, options: { timeoutSeconds: 60 } });
+  scheduler.register('@every 10s', { type: 'metrics:rollup', payload: Buffer.from('{"window":"1m"}') }, { queue: 'low', maxRetry: 2 });
+  scheduler.register('* * * * *', { type: 'cleanup:sessions', payload: null }, { timeoutSeconds: 60 });
   scheduler.start();
 
   const producers = startProducers(redis);

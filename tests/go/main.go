@@ -18,6 +18,8 @@
 //	cluster-*    seed, dump and process over a Redis Cluster (--nodes; see cluster.go)
 //	sentinel-*   seed, dump and process through Redis Sentinel (--sentinels, --master; see sentinel.go)
 //	archive-cutoff  asynq's 90-day archive cutoff at given instants in a given zone (--tz)
+//	schedule     run a real asynq.Scheduler with the given --spec entries until stdin EOF / SIGTERM
+//	cron-next    robfig/cron's parse and next fire times for specs on stdin, as asynq's Scheduler reads them
 //	version      print the asynq and go-redis versions built in, and what that asynq can do
 //
 // One source builds against each asynq release in asynq-versions.txt: the
@@ -91,6 +93,10 @@ func main() {
 		err = runSentinelProcess(args)
 	case "archive-cutoff":
 		err = runArchiveCutoff(args)
+	case "schedule":
+		err = runSchedule(args)
+	case "cron-next":
+		err = runCronNext(args)
 	case "version":
 		err = runVersion(args)
 	default:

@@ -45,7 +45,7 @@ describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
     });
     await server.start(mux);
     scheduler = new Scheduler(redis, { heartbeatIntervalMs: 1000, clock });
-    entryId = scheduler.register({ everySeconds: 1, task: { type: 'metrics:rollup', payload: Buffer.from('{}') }, options: { queue: 'default', maxRetry: 2, timeoutSeconds: 90 } });
+    entryId = scheduler.register('@every 1s', { type: 'metrics:rollup', payload: Buffer.from('{}') }, { queue: 'default', maxRetry: 2, timeoutSeconds: 90 });
     scheduler.start();
     await waitFor('both active', async () => (await stateOf(redis, 'critical', taskIds[0]!)) === 'active' && (await stateOf(redis, 'low', taskIds[1]!)) === 'active');
   }, 60_000);
