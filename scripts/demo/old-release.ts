@@ -7,17 +7,18 @@
  * Failures page is the second, after which the verdict turns to handled.
  */
 import type { Redis } from 'ioredis';
-import { Server, ServeMux } from '../../lib/asynq/worker';
+import { Server, ServeMux, type ServerConfig } from '../../lib/asynq/worker';
 import { demoMux } from './handlers';
 
 /** The type the older release lacks. */
 export const MISSING_IN_OLD_RELEASE = 'metrics:rollup';
 
-export function startOldRelease(redis: Redis, seconds: number): { stop(): Promise<void> } {
+/** Runs the older release with `config` (the current release's, on its own queues) for `seconds`. */
+export function startOldRelease(redis: Redis, config: ServerConfig, seconds: number): { stop(): Promise<void> } {
   const current = demoMux(redis);
   const mux = new ServeMux();
   for (const p of current.patterns().filter((x) => x !== MISSING_IN_OLD_RELEASE)) mux.handle(p, current);
-  const server = new Server(redis, { concurrency: 2, queues: { low: 1 }, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+  const server = new Server(redis, config);
   const started = server.start(mux);
   const timer = setTimeout(() => {
     console.log(`  demo: the older release (no ${MISSING_IN_OLD_RELEASE} handler) is retired; re-run its failures from the Failures page`);
