@@ -79,5 +79,7 @@ export const queryKeys = {
     /** Both lists as JSON text: one string each, however many entries (and newlines in them). */
     explain: (patterns: readonly string[], taskTypes: readonly string[]) =>
       [...queryKeys.routing.all, 'explain', { patterns: JSON.stringify(patterns), taskTypes: JSON.stringify(taskTypes) }] as const,
+    /** `queue` / `type` null: every one. */
+    verdicts: (queue: string | null, type: string | null = null) => [...queryKeys.routing.all, 'verdicts', { queue, type }] as const,
   },
 };

@@ -42,3 +42,15 @@ export const routingExplainQuery = (patterns: readonly string[], taskTypes: read
     staleTime: Infinity,
     placeholderData: keepPreviousData,
   });
+
+/**
+ * The fleet's routing verdict of each (queue, task type): the one answer every surface shows.
+ * `queue` / `type` null: every one. Polled like the rest of the live views: a verdict moves
+ * when a server starts or stops, or when tasks fail with handler-not-found.
+ */
+export const routingVerdictsQuery = (queue: string | null = null, type: string | null = null) =>
+  queryOptions({
+    queryKey: queryKeys.routing.verdicts(queue, type),
+    queryFn: ({ signal }) =>
+      apiFetch(apiPaths.routingVerdicts({ queue: queue ?? undefined, type: type ?? undefined }), contracts.routingVerdicts, { signal }),
+  });
