@@ -106,6 +106,8 @@ export const apiPaths = underBasePath({
   failures: (query?: { queue?: string; limit?: number; wait?: number }) => withQuery('/api/failures', query),
   handlerNotFound: (query?: { queue?: string; wait?: number }) => withQuery('/api/handler-not-found', query),
   rerunNotFound: () => '/api/handler-not-found/rerun',
+  /** What a re-run of (queue, type) would move now. */
+  notFoundCount: (query: { queue: string; type: string }) => withQuery('/api/handler-not-found/count', query),
   taskTypes: (query?: { queue?: string; states?: string; wait?: number }) => withQuery('/api/task-types', query),
   routingExplain: () => '/api/routing/explain',
   routingPatterns: () => '/api/routing/patterns',

@@ -20,3 +20,5 @@ export function useVerdicts(queue: string | null = null, type: string | null = n
   const byPair = useMemo(() => new Map((query.data?.verdicts ?? []).map((v) => [verdictKey(v.queue, v.taskType), v])), [query.data]);
   return { query, get: (q: string, t: string): RoutingVerdictDto | undefined => byPair.get(verdictKey(q, t)) };
 }
+
+export type Verdicts = ReturnType<typeof useVerdicts>;

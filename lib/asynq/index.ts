@@ -57,7 +57,7 @@ export { createFailureScan, type FailureScan, type FailureScanOptions, type Fail
 export { SAMPLE_IDS, MAX_GROUPS, type FailureGroup, type NotFoundGroup, type FailedState } from './triage/failure-groups';
 export { createTypeCensus, MAX_TYPES, type TypeCensus, type TypeCensusOptions, type TypeCensusReport, type TypeCount } from './triage/type-census';
 export { explainRoutes, buildMux, type Route, type RouteMatch } from './triage/routing';
-export { rerunNotFound, assertRerunTarget, type RerunOptions, type RerunProgress, type RerunResult } from './triage/rerun';
+export { rerunNotFound, countNotFound, assertRerunTarget, type RerunOptions, type RerunProgress, type RerunResult } from './triage/rerun';
 export { serversListeningOn } from './triage/listeners';
 export { errorSignature } from './triage/signature';
 export { isHandlerNotFoundError, handlerNotFoundMessage, notFoundExplanation } from './triage/not-found';
