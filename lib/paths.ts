@@ -111,8 +111,8 @@ export const apiPaths = underBasePath({
   taskTypes: (query?: { queue?: string; states?: string; wait?: number }) => withQuery('/api/task-types', query),
   routingExplain: () => '/api/routing/explain',
   routingPatterns: () => '/api/routing/patterns',
-  /** The fleet's routing verdict of every (queue, task type), or of one queue / one type. */
-  routingVerdicts: (query?: { queue?: string; type?: string }) => withQuery('/api/routing/verdicts', query),
+  /** Every (queue, type) verdict, or those of `queue`, or the one of (`queue`, `type`). */
+  routingVerdicts: (query?: { queue?: string; type?: string; wait?: number }) => withQuery('/api/routing/verdicts', query),
 });
 
 /**

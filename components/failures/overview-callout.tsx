@@ -2,7 +2,9 @@ import { RefreshWhile } from '@/components/overview/refresh-while';
 import { plural } from '@/components/tasks/task-actions';
 import { Icon } from '@/components/ui/icons';
 import { Link } from '@/components/ui/link';
+import type { RoutingVerdictDto } from '@/lib/contract/routing-verdicts';
 import type { ActiveRerunDto, NotFoundGroupDto } from '@/lib/contract/triage';
+import { VerdictText } from '@/components/verdict/verdict-text';
 import { paths } from '@/lib/paths';
 import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
@@ -16,6 +18,7 @@ interface Banner {
   groups: NotFoundGroupDto[];
   recounting: boolean;
   reruns: ActiveRerunDto[];
+  verdicts: RoutingVerdictDto[];
 }
 
 function RerunProgress({ r }: { r: ActiveRerunDto }) {
@@ -31,7 +34,8 @@ function RerunProgress({ r }: { r: ActiveRerunDto }) {
  * recounts, the last finished one is shown, and the banner re-renders itself until it is done.
  */
 export function NotFoundCallout({ banner }: { banner: Banner }) {
-  const { groups, recounting, reruns } = banner;
+  const { groups, recounting, reruns, verdicts } = banner;
+  const verdictOf = (g: NotFoundGroupDto) => verdicts.find((v) => v.queue === g.queue && v.taskType === g.taskType);
   const rerunOf = (g: NotFoundGroupDto) => reruns.find((r) => r.queue === g.queue && r.taskType === g.taskType);
   const busy = recounting || reruns.length > 0;
   if (groups.length === 0) return busy ? <RefreshWhile ms={REFRESH_MS} /> : null;
@@ -53,6 +57,7 @@ export function NotFoundCallout({ banner }: { banner: Banner }) {
         <ul className="flex flex-col gap-0.5">
           {shown.map((g) => {
             const r = rerunOf(g);
+            const v = verdictOf(g);
             return (
               <li key={`${g.queue}\n${g.taskType}`} className="min-w-0" data-testid="banner-type" data-type={g.taskType}>
                 <Link href={paths.failures({ queue: g.queue, type: g.taskType })} className="font-mono text-xs break-all text-accent hover:underline">
@@ -64,6 +69,7 @@ export function NotFoundCallout({ banner }: { banner: Banner }) {
                   {g.pending + g.scheduled > 0 && ` · ${formatNumber(g.pending + g.scheduled)} waiting`}
                 </span>
                 {r && <RerunProgress r={r} />}
+                {v && <VerdictText v={v} className="mt-0.5 mb-1" />}
               </li>
             );
           })}

@@ -11,7 +11,7 @@ import type { RerunProgress } from '@/lib/query/triage';
 import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
 import type { RerunCount, RerunFlow, RerunTarget } from './use-rerun-flow';
-import { useVerdicts } from '@/components/verdict/use-verdicts';
+import { useVerdict } from '@/components/verdict/use-verdicts';
 import { VerdictText } from '@/components/verdict/verdict-text';
 import { LocalTime } from '@/components/verdict/local-time';
 import { SafeText } from '@/components/ui/safe-text';
@@ -20,7 +20,7 @@ const Strong = ({ children }: { children: ReactNode }) => <strong className="bre
 
 function Confirm({ target, count }: { target: RerunTarget; count: RerunCount }) {
   const n = count.retry + count.archived;
-  const verdict = useVerdicts(target.queue, target.taskType).get(target.queue, target.taskType);
+  const { verdict } = useVerdict(target.queue, target.taskType);
   if (n === 0) {
     return (
       <p data-testid="rerun-count">

@@ -15,6 +15,7 @@ import type { RoutingVerdictDto, RoutingVerdictsDto } from '@/lib/contract/routi
 import { paths } from '@/lib/paths';
 import { VERDICT_FILTERS, type VerdictFilter } from '@/lib/url-state';
 import { cn } from '@/lib/utils';
+import { RoutingFileProblems } from './routing-file-problems';
 
 /** Conflicts first (the fleet contradicts itself), then sure failures: what needs a person. */
 const ORDER: Record<RoutingVerdictDto['verdict'], number> = { conflict: 0, not_handled: 1, unknown: 2, aggregated: 3, handled: 4 };
@@ -83,10 +84,13 @@ export function VerdictsPanel({ data, error, refetch, filter, focus, filterHref,
   const tabs = VERDICT_FILTERS.map((f) => ({ key: f, label: f === 'all' ? 'All' : VERDICT_LABEL[f], count: data ? count(f) : undefined, href: filterHref(f) }));
   return (
     <Panel flush title="What the fleet does with each task type" aria-label="Routing verdicts">
+      {data && <RoutingFileProblems problems={data.problems} />}
       <p className="px-3 py-2 text-xs text-muted" data-testid="verdicts-intro">
         {data ? `${plural(all.length, 'queue and type pair')}. ` : ''}
         Judged from what Redis records — the servers and the queues each consumes, what their workers ran, what failed with
-        &ldquo;handler not found&rdquo; and when — and from the routes each worker group declares.
+        &ldquo;handler not found&rdquo; and when — and from the routes each worker group declares
+        {data && (data.routingFile ? <> in <span className="font-mono"><SafeText text={data.routingFile} /></span></> : ' (no routing file is configured)')}.
+        {data && !data.complete && <span role="status" className="text-warning"> Still reading the evidence: verdicts may change.</span>}
       </p>
       <div className="border-b border-line px-2">
         <Tabs label="Filter verdicts" items={tabs} active={filter} onSelect={(k) => onFilter(k as VerdictFilter)} />

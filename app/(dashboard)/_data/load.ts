@@ -8,7 +8,9 @@ import { cachedView } from '@/lib/server/cache/views';
 import { toErrorResponse } from '@/lib/server/http/errors';
 import { checkRedis } from '@/lib/server/redis/stall';
 import { getHistory, listQueues } from '@/lib/server/services/queues';
+import type { RoutingVerdictDto } from '@/lib/contract/routing-verdicts';
 import { activeReruns } from '@/lib/server/jobs/reruns';
+import { getRoutingVerdicts } from '@/lib/server/services/routing-verdicts';
 import { getHandlerNotFound } from '@/lib/server/services/triage';
 
 /**
@@ -86,6 +88,16 @@ export interface NotFoundBanner {
   recounting: boolean;
   /** Re-runs in progress in this process, with how far each got. */
   reruns: ActiveRerunDto[];
+  /** The routing verdict of each group's (queue, type): what the banner says about it. */
+  verdicts: RoutingVerdictDto[];
+}
+
+/** The verdicts of the banner's pairs, from the evidence the server keeps (never waiting for a scan). */
+async function verdictsOf(groups: NotFoundGroupDto[]): Promise<RoutingVerdictDto[]> {
+  if (groups.length === 0) return [];
+  const all = (await getRoutingVerdicts({ wait: 0 })).verdicts;
+  const wanted = new Set(groups.map((g) => `${g.queue}\n${g.taskType}`));
+  return all.filter((v) => wanted.has(`${v.queue}\n${v.taskType}`));
 }
 
 /**
@@ -108,12 +120,13 @@ export async function loadNotFound(queues: QueueStatsDto[]): Promise<Loaded<NotF
   const failed = queues.filter((q) => q.retry + q.archived > 0).map((q) => [q.queue, q.retry, q.archived]);
   if (failed.length === 0) {
     lastFinished = [];
-    return { ok: true, data: { groups: [], recounting: false, reruns } };
+    return { ok: true, data: { groups: [], recounting: false, reruns, verdicts: [] } };
   }
   return attempt(async () => {
     const scan = await notFoundMemo(JSON.stringify(failed), () => getHandlerNotFound({ wait: 1000 }));
     if (scan.complete) lastFinished = scan.groups;
     const recounting = !scan.complete && lastFinished !== null;
-    return { groups: recounting && lastFinished ? lastFinished : scan.groups, recounting, reruns };
+    const groups = recounting && lastFinished ? lastFinished : scan.groups;
+    return { groups, recounting, reruns, verdicts: await verdictsOf(groups) };
   });
 }
