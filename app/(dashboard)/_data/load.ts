@@ -92,10 +92,10 @@ export interface NotFoundBanner {
   verdicts: RoutingVerdictDto[];
 }
 
-/** The verdicts of the banner's pairs, from the evidence the server keeps (never waiting for a scan). */
+/** The verdicts of the banner's pairs: the evidence the server keeps, waiting at most a second for its scans (the banner streams in). */
 async function verdictsOf(groups: NotFoundGroupDto[]): Promise<RoutingVerdictDto[]> {
   if (groups.length === 0) return [];
-  const all = (await getRoutingVerdicts({ wait: 0 })).verdicts;
+  const all = (await getRoutingVerdicts({ wait: 1000 })).verdicts;
   const wanted = new Set(groups.map((g) => `${g.queue}\n${g.taskType}`));
   return all.filter((v) => wanted.has(`${v.queue}\n${v.taskType}`));
 }
