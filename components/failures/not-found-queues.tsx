@@ -20,7 +20,7 @@ function Waiting({ g, counted }: { g: NotFoundGroupDto; counted: boolean }) {
   return (
     <span className="text-warning">
       {formatNumber(g.pending)} pending · {formatNumber(g.scheduled)} scheduled
-      <span className="block max-w-64 text-xs">will fail the same way unless the handler is deployed first</span>
+      <span className="block max-w-64 text-xs">handed to the same servers: see the verdict above</span>
     </span>
   );
 }

@@ -18,6 +18,19 @@ const EVIDENCE_LABEL: Record<RoutingVerdictDto['evidence'][number]['kind'], stri
   published_routes: 'Published',
 };
 
+/** The core quotes names in backticks (`billing`): shown as code, the rest as text. */
+function Quoted({ text }: { text: string }) {
+  return text.split(/`([^`\n]*)`/).map((part, i) =>
+    i % 2 === 1 ? (
+      <code key={i} className="rounded bg-hover px-1 font-mono text-[0.92em]">
+        <SafeText text={part} />
+      </code>
+    ) : (
+      <SafeText key={i} text={part} />
+    ),
+  );
+}
+
 /**
  * One routing verdict as the core gave it: the badge and its one-sentence summary first, since
  * when it holds (the viewer's local time), the types an aggregator emits, and the evidence
@@ -29,7 +42,7 @@ export function VerdictText({ v, open = false, className }: { v: RoutingVerdictD
       <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
         <VerdictBadge verdict={v.verdict} />
         <span data-testid="verdict-summary" className={cn('min-w-0 break-words', v.verdict === 'conflict' ? 'font-medium text-warning' : 'text-fg')}>
-          <SafeText text={v.summary} />
+          <Quoted text={v.summary} />
         </span>
       </p>
       {(v.since || (v.emits && v.emits.length > 0)) && (
@@ -53,7 +66,7 @@ export function VerdictText({ v, open = false, className }: { v: RoutingVerdictD
           <ul data-testid="verdict-evidence" className="mt-1 flex flex-col gap-0.5 pl-4">
             {v.evidence.map((e, i) => (
               <li key={i} data-kind={e.kind} className="break-words">
-                <span className="font-medium text-fg">{EVIDENCE_LABEL[e.kind]}:</span> <SafeText text={e.detail} />
+                <span className="font-medium text-fg">{EVIDENCE_LABEL[e.kind]}:</span> <Quoted text={e.detail} />
               </li>
             ))}
           </ul>
