@@ -1,6 +1,7 @@
 /**
  * The demo application: a shop's task server (our TypeScript server, asynq semantics) on five
- * queues, a periodic scheduler, client loops, and a second worker that crashes now and then.
+ * queues, a periodic scheduler, client loops, a second worker that crashes now and then, and an
+ * older release of the server still consuming `low` without one handler (old-release.ts).
  * Returns a stop function that shuts everything down in order.
  */
 import type { Redis } from 'ioredis';
@@ -10,6 +11,7 @@ import { CanceledError, ErrLeaseExpired, Server, defaultRetryDelay } from '../..
 import { Scheduler } from '../../lib/asynq/worker/scheduler/scheduler';
 import { startCrashyWorker } from './crashy';
 import { demoMux } from './handlers';
+import { startOldRelease } from './old-release';
 import { startProducers, type ClientStats } from './producers';
 
 export const DEMO_QUEUES = { critical: 6, default: 3, webhooks: 2, low: 1, notifications: 1 };
@@ -57,6 +59,8 @@ export async function startDemoApp(redis: Redis, redisUrl: string): Promise<Demo
 
   const producers = startProducers(redis);
   const crashy = startCrashyWorker(redisUrl);
+  // DEMO_OLD_RELEASE_SECONDS (default 600): how long the older release keeps failing rollups.
+  const oldRelease = startOldRelease(redis, Number(process.env.DEMO_OLD_RELEASE_SECONDS ?? 600));
 
   return {
     server,
@@ -64,6 +68,7 @@ export async function startDemoApp(redis: Redis, redisUrl: string): Promise<Demo
     async stop() {
       producers.stop();
       crashy.stop();
+      await oldRelease.stop();
       await scheduler.shutdown().catch(() => {});
       await server.shutdown();
     },
