@@ -48,8 +48,11 @@ export const paths = {
   uniqueness: (query?: Query) => withQuery('/uniqueness', query),
   /** Failed tasks by error signature; `queue` filters, `type` (with `queue`) opens that not-found group. */
   failures: (query?: { queue?: string; type?: string }) => withQuery('/failures', query),
-  /** The routing explainer; `patterns` (one per line) makes a shareable link, `queue` narrows the types. */
-  routing: (query?: { patterns?: string; queue?: string }) => withQuery('/routing', query),
+  /**
+   * The fleet's routing verdicts and the pattern tester; `queue` narrows both, `type` points at
+   * one type's verdicts, `verdict` filters them, `patterns` (one per line) makes a shareable test.
+   */
+  routing: (query?: { patterns?: string; queue?: string; type?: string; verdict?: string }) => withQuery('/routing', query),
 };
 
 /**
@@ -103,6 +106,8 @@ export const apiPaths = underBasePath({
   failures: (query?: { queue?: string; limit?: number; wait?: number }) => withQuery('/api/failures', query),
   handlerNotFound: (query?: { queue?: string; wait?: number }) => withQuery('/api/handler-not-found', query),
   rerunNotFound: () => '/api/handler-not-found/rerun',
+  /** What a re-run of (queue, type) would move now. */
+  notFoundCount: (query: { queue: string; type: string }) => withQuery('/api/handler-not-found/count', query),
   taskTypes: (query?: { queue?: string; states?: string; wait?: number }) => withQuery('/api/task-types', query),
   routingExplain: () => '/api/routing/explain',
   routingPatterns: () => '/api/routing/patterns',

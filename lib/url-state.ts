@@ -251,8 +251,12 @@ export function parseFailuresView(sp: SearchParamsLike): FailuresViewState {
   return { queue: get(sp, 'queue') ?? '', type: get(sp, 'type') || undefined };
 }
 
-export const ROUTE_FILTERS = ['all', 'failing', 'warning', 'none', 'prefix', 'exact'] as const;
+export const ROUTE_FILTERS = ['all', 'warning', 'none', 'prefix', 'exact'] as const;
 export type RouteFilter = (typeof ROUTE_FILTERS)[number];
+
+/** The Routing page's filter over the fleet's verdicts. */
+export const VERDICT_FILTERS = ['all', 'conflict', 'not_handled', 'aggregated', 'handled', 'unknown'] as const;
+export type VerdictFilter = (typeof VERDICT_FILTERS)[number];
 
 export interface RoutingViewState {
   /** The pasted patterns, one per line; undefined when the URL has none (the saved ones apply). */
@@ -260,8 +264,17 @@ export interface RoutingViewState {
   show: RouteFilter;
   /** The queue whose task types are routed ('' for every queue): the ones the deployment listens on. */
   queue: string;
+  verdict: VerdictFilter;
+  /** A task type to point at (a Failures or task page links here). */
+  type: string | undefined;
 }
 
 export function parseRoutingView(sp: SearchParamsLike): RoutingViewState {
-  return { patterns: get(sp, 'patterns'), show: oneOf(get(sp, 'show'), ROUTE_FILTERS, 'all'), queue: get(sp, 'queue') ?? '' };
+  return {
+    patterns: get(sp, 'patterns'),
+    show: oneOf(get(sp, 'show'), ROUTE_FILTERS, 'all'),
+    queue: get(sp, 'queue') ?? '',
+    verdict: oneOf(get(sp, 'verdict'), VERDICT_FILTERS, 'all'),
+    type: get(sp, 'type') || undefined,
+  };
 }

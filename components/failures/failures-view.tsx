@@ -86,7 +86,7 @@ export function FailuresView() {
         </Panel>
       ) : (
         <>
-          <NotFoundSection failures={data} notFound={notFound.data} focus={view.type} readOnly={readOnly} onRerun={rerun.begin} />
+          <NotFoundSection failures={data} notFound={notFound.data} queue={queue} focus={view.type} readOnly={readOnly} onRerun={rerun.begin} />
           <ErrorGroups data={data} groups={errors} />
         </>
       )}

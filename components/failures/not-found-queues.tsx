@@ -9,6 +9,8 @@ import { paths, withQuery } from '@/lib/paths';
 import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
 import type { RerunTarget } from './use-rerun-flow';
+import type { Verdicts } from '@/components/verdict/use-verdicts';
+import { VerdictText } from '@/components/verdict/verdict-text';
 import { SafeText } from '@/components/ui/safe-text';
 import { escapeText } from '@/lib/display-text';
 
@@ -18,7 +20,7 @@ function Waiting({ g, counted }: { g: NotFoundGroupDto; counted: boolean }) {
   return (
     <span className="text-warning">
       {formatNumber(g.pending)} pending · {formatNumber(g.scheduled)} scheduled
-      <span className="block max-w-64 text-xs">will fail the same way unless the handler is deployed first</span>
+      <span className="block max-w-64 text-xs">handed to the same servers: see the verdict above</span>
     </span>
   );
 }
@@ -44,6 +46,8 @@ interface Props {
   group: FailureGroupDto;
   /** The type's not-found groups per queue (from the not-found read); built from `group` until it answers. */
   perQueue: NotFoundGroupDto[];
+  /** The fleet's verdicts: each queue's row leads with its (queue, type) verdict. */
+  verdicts: Verdicts;
   /** Whether `perQueue` came from the not-found read (else the servers are not known yet). */
   known: boolean;
   /** Whether the pending and scheduled tasks have been counted (the scan's second pass). */
@@ -52,14 +56,23 @@ interface Props {
   onRerun: (target: RerunTarget) => void;
 }
 
-/** Per queue: what failed, what is still waiting, who listens, and the re-run. Wraps on narrow screens. */
-export function NotFoundQueues({ group, perQueue, known, counted, readOnly, onRerun }: Props) {
+/** The (queue, type) verdict; a line saying so until it is read. */
+function QueueVerdict({ verdicts, queue, type }: { verdicts: Verdicts; queue: string; type: string }) {
+  const v = verdicts.get(queue, type);
+  if (v) return <VerdictText v={v} className="basis-full" />;
+  const what = verdicts.query.isError ? 'The routing verdict could not be read.' : 'Reading the routing verdict…';
+  return <p className="basis-full text-xs text-muted">{what}</p>;
+}
+
+/** Per queue: the verdict, what failed, what is still waiting, who listens, and the re-run. Wraps on narrow screens. */
+export function NotFoundQueues({ group, perQueue, verdicts, known, counted, readOnly, onRerun }: Props) {
   return (
     <ul aria-label={`Queues with ${escapeText(group.taskType ?? '')} tasks that found no handler`} className="flex flex-col gap-2">
       {perQueue.map((g) => {
         const n = g.retry + g.archived;
         return (
           <li key={g.queue} className="flex flex-wrap items-start gap-x-8 gap-y-2 rounded-md border border-line bg-bg-subtle px-3 py-2 text-[13px]">
+            <QueueVerdict verdicts={verdicts} queue={g.queue} type={g.taskType} />
             {/* `contents`: the facts stay items of the row's flex, beside the button. */}
             <dl className="contents">
               <Fact label="Queue">

@@ -3,6 +3,7 @@
 import { useEffect } from 'react';
 import { plural } from '@/components/tasks/task-actions';
 import type { FailureGroupDto, FailuresDto, HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
+import { useVerdicts } from '@/components/verdict/use-verdicts';
 import { NotFoundCard } from './not-found-card';
 import { notFoundAnchor } from './not-found-anchor';
 import type { RerunTarget } from './use-rerun-flow';
@@ -22,6 +23,8 @@ function fromGroup(g: NotFoundGroup): NotFoundGroupDto[] {
 interface Props {
   failures: FailuresDto;
   notFound: HandlerNotFoundDto | undefined;
+  /** The queue filter (null: every queue): the verdicts read are of the same queues. */
+  queue: string | null;
   /** A task type to scroll to (a task page's link). */
   focus: string | undefined;
   readOnly: boolean;
@@ -29,8 +32,9 @@ interface Props {
 }
 
 /** The not-found groups, first and open: the failures that one deploy and one re-run fix. */
-export function NotFoundSection({ failures, notFound, focus, readOnly, onRerun }: Props) {
+export function NotFoundSection({ failures, notFound, queue, focus, readOnly, onRerun }: Props) {
   const groups = failures.groups.filter(isNotFound);
+  const verdicts = useVerdicts(queue);
   const focused = focus !== undefined && groups.some((g) => g.taskType === focus);
   useEffect(() => {
     if (focused && focus) document.getElementById(notFoundAnchor(focus))?.scrollIntoView({ block: 'start' });
@@ -48,8 +52,8 @@ export function NotFoundSection({ failures, notFound, focus, readOnly, onRerun }
           <div>
             <h2 className="text-sm font-semibold">No handler for {plural(groups.length, 'task type')}</h2>
             <p className="mt-0.5 text-xs text-muted">
-              A worker took these tasks, but no pattern registered on its ServeMux matches their type: asynq fails each one with
-              &ldquo;handler not found&rdquo;, retries it, and archives it once its retries run out.
+              A worker took these tasks and had no handler for their type: asynq fails each one, retries it, and archives it once its retries run out.
+              Each queue says what the fleet does with the type now.
             </p>
           </div>
           {groups.map((g) => {
@@ -60,6 +64,7 @@ export function NotFoundSection({ failures, notFound, focus, readOnly, onRerun }
                 key={g.signature}
                 group={g}
                 perQueue={known ? perQueue : fromGroup(g)}
+                verdicts={verdicts}
                 known={known}
                 counted={known && notFound?.phase === 'done'}
                 focused={g.taskType === focus}

@@ -10,32 +10,37 @@ import { paths } from '@/lib/paths';
 import type { RerunProgress } from '@/lib/query/triage';
 import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
-import type { RerunFlow, RerunTarget } from './use-rerun-flow';
+import type { RerunCount, RerunFlow, RerunTarget } from './use-rerun-flow';
+import { useVerdict } from '@/components/verdict/use-verdicts';
+import { VerdictText } from '@/components/verdict/verdict-text';
+import { LocalTime } from '@/components/verdict/local-time';
 import { SafeText } from '@/components/ui/safe-text';
-import { escapeText } from '@/lib/display-text';
 
 const Strong = ({ children }: { children: ReactNode }) => <strong className="break-all text-fg">{children}</strong>;
 
-function Confirm({ target }: { target: RerunTarget }) {
-  const n = target.retry + target.archived;
-  const hosts = target.listeners.map((l) => `${l.host} (pid ${l.pid})`).join(', ');
+function Confirm({ target, count }: { target: RerunTarget; count: RerunCount }) {
+  const n = count.retry + count.archived;
+  const { verdict } = useVerdict(target.queue, target.taskType);
+  if (n === 0) {
+    return (
+      <p data-testid="rerun-count">
+        Nothing to re-run: no task of type <Strong><SafeText text={target.taskType} /></Strong> in queue <Strong><SafeText text={target.queue} /></Strong> is
+        failing with &ldquo;handler not found&rdquo; any more (re-run, deleted or retried meanwhile).
+      </p>
+    );
+  }
   return (
     <div className="flex flex-col gap-2">
-      <p>
-        The {plural(n, 'task')} of type <Strong><SafeText text={target.taskType} /></Strong> in queue <Strong><SafeText text={target.queue} /></Strong> that failed with
-        &ldquo;handler not found&rdquo; ({failedCounts(target.retry, target.archived)}) move to pending and run as
-        soon as a worker takes them.
+      <p data-testid="rerun-count">
+        Counted just now: the {plural(n, 'task')} of type <Strong><SafeText text={target.taskType} /></Strong> in queue <Strong><SafeText text={target.queue} /></Strong> that
+        failed with &ldquo;handler not found&rdquo; ({failedCounts(count.retry, count.archived)}) move to pending and run as soon as a worker takes them.
+        Tasks that fail the same way before you confirm are moved too; the result gives the exact number.
       </p>
       <p>
-        Do this <span className="text-fg">after</span> a worker with a handler for <Strong><SafeText text={target.taskType} /></Strong> is deployed: otherwise they
-        fail the same way again.
+        Do this <span className="text-fg">after</span> every server that consumes <Strong><SafeText text={target.queue} /></Strong> has a handler for it: otherwise
+        they fail the same way again. What the fleet does with it now:
       </p>
-      <p className="text-xs">
-        {escapeText(hosts
-          ? `Listening on ${target.queue} now: ${hosts}. Servers do not publish which handlers they register, so this cannot be checked from Redis.`
-          : `No server is listening on ${target.queue} right now: the tasks will wait in pending until one starts.`)}
-
-      </p>
+      {verdict ? <VerdictText v={verdict} /> : <p className="text-xs">Reading the routing verdict…</p>}
     </div>
   );
 }
@@ -53,7 +58,24 @@ function Progress({ progress }: { progress: RerunProgress | null }) {
   );
 }
 
-function Done({ target, result }: { target: RerunTarget; result: RerunResultDto }) {
+/** Why the number moved differs from the one the confirmation stated: tasks arrived or left between the two reads. */
+function Difference({ count, result }: { count: RerunCount; result: RerunResultDto }) {
+  const parts = (['archived', 'retry'] as const).flatMap((s) => {
+    const found = result.byState[s]?.found ?? 0;
+    const d = found - count[s];
+    if (d === 0) return [];
+    return [d > 0 ? `${plural(d, `more ${s} task`)} failed the same way meanwhile` : `${plural(-d, `${s} task`)} left meanwhile (retried by a worker, deleted, archived or re-run elsewhere)`];
+  });
+  if (parts.length === 0) return null;
+  const counted = count.retry + count.archived;
+  return (
+    <p data-testid="rerun-difference">
+      The confirmation counted {formatNumber(counted)} at <LocalTime iso={count.countedAt ?? ''} />; when the re-run read the queue, {parts.join(', and ')}.
+    </p>
+  );
+}
+
+function Done({ target, count, result }: { target: RerunTarget; count: RerunCount; result: RerunResultDto }) {
   const parts = (['archived', 'retry'] as const).flatMap((s) => {
     const o = result.byState[s];
     return o && o.found > 0 ? [`${formatNumber(o.succeeded)} of ${formatNumber(o.found)} ${s}`] : [];
@@ -63,6 +85,7 @@ function Done({ target, result }: { target: RerunTarget; result: RerunResultDto 
       <p className="text-fg">
         Moved {plural(result.succeeded, 'task')} to pending{parts.length > 0 && ` (${parts.join(', ')})`}.
       </p>
+      <Difference count={count} result={result} />
       {result.failed.length > 0 && (
         <div>
           <p className="text-danger">{plural(result.failed.length, 'task')} could not be moved (changed state meanwhile, or running):</p>
@@ -93,32 +116,39 @@ interface Props {
   onClose: () => void;
 }
 
-/** States the exact count before anything moves, then the progress and the outcome. */
+/** States the exact count read as it opens, then the progress, then the exact number moved and why it differs. */
 export function RerunDialog({ flow, onConfirm, onStop, onClose }: Props) {
   if (flow.step === 'idle') return null;
   const { target } = flow;
-  const n = target.retry + target.archived;
-  const close = <Button onClick={onClose}>{flow.step === 'confirm' ? 'Cancel' : 'Close'}</Button>;
-  let title = `Re-run ${plural(n, 'task')} of ${target.taskType}?`;
+  const asking = flow.step === 'confirm' || flow.step === 'counting';
+  const close = <Button onClick={onClose}>{asking ? 'Cancel' : 'Close'}</Button>;
+  let title = `Re-run the failed ${target.taskType} tasks?`;
   let body: ReactNode;
   let footer: ReactNode = close;
-  if (flow.step === 'confirm') {
-    body = <Confirm target={target} />;
+  if (flow.step === 'counting') {
+    body = <p role="status">Counting the tasks in Redis…</p>;
+  } else if (flow.step === 'confirm') {
+    const n = flow.count.retry + flow.count.archived;
+    title = `Re-run ${plural(n, 'task')} of ${target.taskType}?`;
+    body = <Confirm target={target} count={flow.count} />;
     footer = (
       <>
         {close}
-        <Button variant="primary" onClick={onConfirm} autoFocus>
-          Re-run {formatNumber(n)}
-        </Button>
+        {n > 0 && (
+          <Button variant="primary" onClick={onConfirm} autoFocus>
+            Re-run {formatNumber(n)}
+          </Button>
+        )}
       </>
     );
   } else if (flow.step === 'running') {
+    const n = flow.count.retry + flow.count.archived;
     title = `Re-running ${plural(n, 'task')}…`;
     body = <Progress progress={flow.progress} />;
     footer = <Button onClick={onStop}>Stop</Button>;
   } else if (flow.step === 'done') {
     title = 'Re-run done';
-    body = <Done target={target} result={flow.result} />;
+    body = <Done target={target} count={flow.count} result={flow.result} />;
   } else if (flow.step === 'stopped') {
     title = 'Stopped';
     body = <p>Stopped between two batches: the tasks moved so far stay pending, the rest stay where they were.</p>;

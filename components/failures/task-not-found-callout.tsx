@@ -15,9 +15,9 @@ export function TaskNotFoundCallout({ task }: { task: TaskDto }) {
       <Icon name="alert" size={15} className="mt-0.5 shrink-0 text-warning" />
       <div className="min-w-0">
         <p>
-          <strong className="font-semibold">No handler was registered for <span className="font-mono break-all"><SafeText text={task.type} /></span>.</strong> The worker
-          that took this task had no pattern matching its type — usually clients were deployed before the workers that handle it. Deploy a worker with
-          a handler for it, then re-run this task or every task that failed the same way.
+          <strong className="font-semibold">The server that took this task had no handler for <span className="font-mono break-all"><SafeText text={task.type} /></span>.</strong>{' '}
+          What the fleet does with the type now is under Routing. Once every server consuming its queue has the handler, re-run this task or every task
+          that failed the same way.
         </p>
         <Link href={paths.failures({ queue: task.queue, type: task.type })} className="mt-1 inline-block font-medium text-accent hover:underline">
           See every <SafeText text={task.type} /> task

@@ -1,11 +1,10 @@
 import { Tabs } from '@/components/ui/tabs';
 import type { RouteFilter as Filter } from '@/lib/url-state';
-import { isFailing, type Route } from './route-row';
+import type { Route } from './route-row';
 import type { TypeRow } from './type-rows';
 
 const LABEL: Record<Filter, string> = {
   all: 'All',
-  failing: 'Will fail',
   warning: 'Prefix warnings',
   none: 'No route',
   prefix: 'Prefix',
@@ -14,7 +13,6 @@ const LABEL: Record<Filter, string> = {
 
 const TEST: Record<Filter, (row: TypeRow, route: Route) => boolean> = {
   all: () => true,
-  failing: isFailing,
   warning: (_row, route) => route.warning !== null,
   none: (_row, route) => route.match === 'none',
   prefix: (_row, route) => route.match === 'prefix',
@@ -30,7 +28,7 @@ interface Props {
   onSelect: (filter: Filter) => void;
 }
 
-/** Tabs over the routes, each with its count; "Will fail" and the warnings first after All. */
+/** Tabs over the tested routes, each with its count; the warnings first after All. */
 export function RouteFilterTabs({ rows, active, href, onSelect }: Props) {
   const items = (Object.keys(LABEL) as Filter[]).map((f) => ({
     key: f,

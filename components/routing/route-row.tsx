@@ -6,18 +6,19 @@ import type { RoutingExplainDto } from '@/lib/contract/triage';
 import { paths } from '@/lib/paths';
 import { TASK_STATES } from '@/lib/url-state';
 import { formatNumber } from '@/lib/utils';
-import { waitingCount, type TypeRow } from './type-rows';
+import type { TypeRow } from './type-rows';
 import { SafeText } from '@/components/ui/safe-text';
 
 export type Route = RoutingExplainDto['routes'][number];
 
-/** Tasks of a type that no pattern routes and that a worker will still be handed. */
-export const isFailing = (row: TypeRow, route: Route): boolean => route.match === 'none' && waitingCount(row) > 0;
-
-function MatchBadge({ row, route }: { row: TypeRow; route: Route }) {
+/**
+ * What the tested ServeMux would pick. No colour says "fails": whether a task fails is the
+ * fleet's verdict (other servers, an aggregator), shown above, not this one set's.
+ */
+function MatchBadge({ route }: { route: Route }) {
   if (route.match === 'exact') return <Badge tone="green">exact</Badge>;
   if (route.match === 'prefix') return <Badge tone={route.warning ? 'amber' : 'blue'}>prefix{route.warning && ' · check'}</Badge>;
-  return <Badge tone={isFailing(row, route) ? 'red' : 'neutral'}>none</Badge>;
+  return <Badge tone="neutral">none</Badge>;
 }
 
 function Counts({ row }: { row: TypeRow }) {
@@ -30,14 +31,13 @@ function Counts({ row }: { row: TypeRow }) {
  * a prefix match's warning underneath.
  */
 export function RouteRow({ row, route }: { row: TypeRow; route: Route }) {
-  const failing = isFailing(row, route);
   return (
     <Fragment>
       <TR className={route.warning ? 'border-b-0' : undefined} data-testid="route-row" data-type={row.taskType} data-match={route.match}>
         <TD className="py-2 align-top font-mono text-xs break-words">{row.taskType ? <SafeText text={row.taskType} /> : <span
  className="text-subtle">(empty type)</span>}</TD>
         <TD className="py-2 align-top whitespace-nowrap" title={route.explanation}>
-          <MatchBadge row={row} route={route} />
+          <MatchBadge route={route} />
         </TD>
         <TD className="py-2 align-top font-mono text-xs break-words" title={route.explanation}>
           {route.pattern === null ? <span className="text-subtle">—</span> : <SafeText text={JSON.stringify(route.pattern)} />}
@@ -45,7 +45,6 @@ export function RouteRow({ row, route }: { row: TypeRow; route: Route }) {
         </TD>
         <TD className="py-2 align-top">
           <Counts row={row} />
-          {failing && <span className="block text-xs font-medium text-danger">will fail when processed</span>}
         </TD>
         <TD className="py-2 align-top text-xs">
           {row.queues.map((q, i) => (

@@ -8,26 +8,17 @@ import { SkeletonRows } from '@/components/ui/skeleton';
 import type { TaskTypesDto } from '@/lib/contract/triage';
 import type { RouteFilter } from '@/lib/url-state';
 import { matchesFilter, RouteFilterTabs } from './route-filter';
-import { isFailing, type Route } from './route-row';
+import type { Route } from './route-row';
 import { RoutesTable } from './routes-table';
 import type { TypeRow } from './type-rows';
 
 function Summary({ rows }: { rows: { row: TypeRow; route: Route }[] }) {
   const count = (f: (r: { row: TypeRow; route: Route }) => boolean) => rows.filter(f).length;
-  const failing = count(({ row, route }) => isFailing(row, route));
   const warned = count(({ route }) => route.warning !== null);
   return (
     <p className="px-3 py-2 text-[13px]" data-testid="routing-summary">
       {plural(rows.length, 'task type')}: {count(({ route }) => route.match === 'exact')} exact, {count(({ route }) => route.match === 'prefix')} by
-      prefix{warned > 0 && <span className="text-warning"> ({warned} to check)</span>}, {count(({ route }) => route.match === 'none')} with no route
-      {failing > 0 && (
-        <>
-          {' — '}
-          <strong className="font-medium text-danger">{plural(failing, 'type')} with tasks waiting that will fail when processed</strong>: a worker with
-          these patterns fails them with &ldquo;handler not found&rdquo;, retries them and archives them
-        </>
-      )}
-      .
+      prefix{warned > 0 && <span className="text-warning"> ({warned} to check)</span>}, {count(({ route }) => route.match === 'none')} with no route in this set.
     </p>
   );
 }
@@ -44,7 +35,7 @@ interface Props {
   onFilter: (f: RouteFilter) => void;
 }
 
-/** The task types in Redis and the route each would take. */
+/** The task types in Redis and the route a ServeMux with the tested patterns would pick. */
 export function RoutesPanel({ census, typeCount, routed, blocked, filter, filterHref, onFilter }: Props) {
   const d = census.data;
   let body;
@@ -64,7 +55,7 @@ export function RoutesPanel({ census, typeCount, routed, blocked, filter, filter
     );
   }
   return (
-    <Panel flush title="Task types in Redis" aria-label="Task types in Redis">
+    <Panel flush title="Task types in Redis, under these patterns" aria-label="Task types in Redis">
       {d && !d.complete && <ScanStatus label="Task type census" scanned={d.scanned} total={d.total} what="every task" />}
       {body}
     </Panel>

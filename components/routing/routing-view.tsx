@@ -11,11 +11,13 @@ import { isApiError } from '@/lib/query/fetcher';
 import { routingExplainQuery, routingPatternsQuery, taskTypesQuery } from '@/lib/query/routing';
 import { useScanPollInterval } from '@/lib/query/triage';
 import { parseRoutingView } from '@/lib/url-state';
+import { useVerdicts } from '@/components/verdict/use-verdicts';
 import { parsePatterns, type ParsedPatterns } from './parse-patterns';
 import { PatternsEditor } from './patterns-editor';
 import { RoutesPanel } from './routes-panel';
 import { byType } from './type-rows';
 import { usePatterns } from './use-patterns';
+import { VerdictsPanel } from './verdicts-panel';
 
 const censusFingerprint = (d: TaskTypesDto): string => JSON.stringify([d.complete, d.types]);
 
@@ -29,12 +31,14 @@ function refusal(err: unknown, parsed: ParsedPatterns): string | null {
 }
 
 /**
- * The routing explainer: the patterns a deployment registers (pasted, or from the routing
- * file) against every task type in Redis, answered by the core's own ServeMux: exact, prefix
- * (and which pattern), or none, with the types that will fail flagged before they do.
+ * Routing: first the fleet's verdict for every (queue, task type), the same one every page
+ * shows; then a pattern tester, a what-if for one ServeMux (pasted, or the routing file's
+ * patterns) against every task type in Redis, answered by the core's own ServeMux: exact,
+ * prefix (and which pattern), or none.
  */
 export function RoutingView() {
   const [view, setView, href] = useSearchState(parseRoutingView);
+  const verdicts = useVerdicts(view.queue || null).query;
   const file = useQuery(routingPatternsQuery());
   const writeUrl = useCallback((text: string) => setView({ patterns: text || null }, 'replace'), [setView]);
   const patterns = usePatterns({ fromUrl: view.patterns, file: file.data ?? (file.isError ? null : undefined), writeUrl });
@@ -67,9 +71,25 @@ export function RoutingView() {
     <>
       <PageHeader
         title="Routing"
-        meta={<span>Which handler pattern receives each task type, answered by asynq&apos;s own ServeMux rules</span>}
+        meta={<span>Whether a server of the fleet handles each task type, from evidence first; and a tester for a pattern set</span>}
         actions={<QueueFilter value={view.queue} onChange={(q) => setView({ queue: q || null })} />}
       />
+      <VerdictsPanel
+        data={verdicts.data}
+        error={verdicts.error}
+        refetch={() => void verdicts.refetch()}
+        filter={view.verdict}
+        focus={view.type}
+        filterHref={(f) => href({ verdict: f === 'all' ? null : f })}
+        onFilter={(f) => setView({ verdict: f === 'all' ? null : f }, 'replace')}
+      />
+      <section aria-labelledby="pattern-tester" className="flex flex-col gap-1">
+        <h2 id="pattern-tester" className="text-sm font-semibold">Test a pattern set</h2>
+        <p className="text-xs text-muted">
+          A what-if for one server: the handler pattern its ServeMux would pick for each task type in Redis. What the fleet really does is the
+          verdict above.
+        </p>
+      </section>
       <div className="grid items-start gap-4 lg:grid-cols-[22rem_minmax(0,1fr)]">
         <Panel title="Patterns">
           <PatternsEditor

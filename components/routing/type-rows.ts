@@ -12,11 +12,6 @@ export interface TypeRow {
   queues: string[];
 }
 
-/** States whose tasks will still be handed to a handler: they fail if no pattern routes them. */
-export const WAITING_STATES = ['pending', 'scheduled', 'retry', 'aggregating'] as const satisfies readonly TaskStateDto[];
-
-export const waitingCount = (r: TypeRow): number => WAITING_STATES.reduce((n, s) => n + r.counts[s], 0);
-
 /** Rows sorted by type (code point order, as the API sorts). */
 export function byType(types: TaskTypesDto['types']): TypeRow[] {
   const rows = new Map<string, TypeRow>();

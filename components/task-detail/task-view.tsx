@@ -7,6 +7,7 @@ import { CopyButton } from '@/components/common/copy-button';
 import { PageHeader } from '@/components/common/page-header';
 import { ErrorState } from '@/components/common/states';
 import { TaskNotFoundCallout } from '@/components/failures/task-not-found-callout';
+import { TaskRoutingPanel } from './routing-panel';
 import { PayloadView, toContent } from '@/components/payload/payload-view';
 import { TaskPayloadPanel } from '@/components/payload/task-payload-panel';
 import { StateBadge } from '@/components/tasks/state-badge';
@@ -83,6 +84,7 @@ export function TaskView({ qname, taskId }: { qname: string; taskId: string }) {
         </div>
         <div className="flex min-w-0 flex-col gap-4">
           <TaskFields task={task} />
+          <TaskRoutingPanel task={task} />
           <UniqueLockPanel task={task} fetchedAt={dataUpdatedAt} />
           <HeadersPanel headers={task.headers} />
         </div>

@@ -57,7 +57,7 @@ export { createFailureScan, type FailureScan, type FailureScanOptions, type Fail
 export { SAMPLE_IDS, MAX_GROUPS, type FailureGroup, type NotFoundGroup, type FailedState } from './triage/failure-groups';
 export { createTypeCensus, MAX_TYPES, type TypeCensus, type TypeCensusOptions, type TypeCensusReport, type TypeCount } from './triage/type-census';
 export { explainRoutes, buildMux, type Route, type RouteMatch } from './triage/routing';
-export { rerunNotFound, assertRerunTarget, type RerunOptions, type RerunProgress, type RerunResult } from './triage/rerun';
+export { rerunNotFound, countNotFound, assertRerunTarget, type RerunOptions, type RerunProgress, type RerunResult } from './triage/rerun';
 export { serversListeningOn } from './triage/listeners';
 export { routingVerdicts, verdictOf, indexFleet, type RoutingVerdict, type Verdict, type Evidence, type EvidenceKind, type FleetIndex } from './triage/verdict';
 export { consumes, routeOf, type FleetEvidence, type FleetServer, type NotFoundSpan, type TypeSeen, type WorkerGroup } from './triage/fleet';

@@ -106,6 +106,20 @@ export const rerunBodySchema = z
   .strict();
 export type RerunBody = z.infer<typeof rerunBodySchema>;
 
+/** What a re-run of (queue, type) would move now: the confirmation's count. */
+export const notFoundCountQuery = z.object({ queue: queueName, type: z.string().max(1000, 'type must be at most 1000 characters') }).strict();
+export type NotFoundCountQuery = z.infer<typeof notFoundCountQuery>;
+
+export const notFoundCountSchema = z.object({
+  queue: z.string(),
+  taskType: z.string(),
+  retry: z.number(),
+  archived: z.number(),
+  /** When the count was read. */
+  countedAt: isoTime,
+});
+export type NotFoundCountDto = z.infer<typeof notFoundCountSchema>;
+
 const stateOutcome = z.object({ found: z.number(), succeeded: z.number(), failed: z.number() });
 export const rerunResultSchema = z.object({
   succeeded: z.number(),
@@ -123,6 +137,10 @@ export const rerunProgressSchema = z.object({
   total: z.number(),
 });
 export type RerunProgressDto = z.infer<typeof rerunProgressSchema>;
+
+/** A re-run in progress on this console instance (the overview's banner shows it). */
+export const activeRerunSchema = z.object({ queue: z.string(), taskType: z.string(), startedAt: isoTime, progress: rerunProgressSchema.nullable() });
+export type ActiveRerunDto = z.infer<typeof activeRerunSchema>;
 
 export const routingExplainBodySchema = z
   .object({

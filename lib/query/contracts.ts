@@ -54,6 +54,7 @@ export const contracts = {
   routingExplain: () => triage().then((m) => m.routingExplainSchema),
   routingPatterns: () => triage().then((m) => m.routingPatternsSchema),
   routingVerdicts: () => routingVerdicts().then((m) => m.routingVerdictsSchema),
+  notFoundCount: () => triage().then((m) => m.notFoundCountSchema),
   rerunResult: () => triage().then((m) => m.rerunResultSchema),
   rerunProgress: () => triage().then((m) => m.rerunProgressSchema),
   /** One NDJSON line of a streamed answer with these progress and result schemas. */

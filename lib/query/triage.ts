@@ -9,7 +9,7 @@
  */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { FailuresDto, HandlerNotFoundDto, RerunProgressDto } from '@/lib/contract/triage';
+import type { FailuresDto, HandlerNotFoundDto, NotFoundCountDto, RerunProgressDto } from '@/lib/contract/triage';
 import { apiPaths } from '@/lib/paths';
 import { contracts } from './contracts';
 import { apiFetch, apiStream } from './fetcher';
@@ -53,6 +53,13 @@ export const failuresFingerprint = (d: FailuresDto): string => JSON.stringify([d
 export const notFoundFingerprint = (d: HandlerNotFoundDto): string => JSON.stringify([d.complete, d.groups]);
 
 export type RerunProgress = RerunProgressDto;
+
+/**
+ * The exact number of tasks a re-run of (queue, type) would move, read when a confirmation
+ * opens (never from a scan's cache): the count it states, so the result can explain a difference.
+ */
+export const fetchNotFoundCount = (queue: string, taskType: string, signal: AbortSignal): Promise<NotFoundCountDto> =>
+  apiFetch(apiPaths.notFoundCount({ queue, type: taskType }), contracts.notFoundCount, { signal });
 
 interface RerunVars {
   queue: string;

@@ -1,6 +1,6 @@
 /**
  * The failures page (issue 7): every retry and archived task grouped by error signature, the
- * handler-not-found groups first with their explanation, what is still waiting and who listens;
+ * handler-not-found groups first with the fleet's verdict per queue, what is still waiting and who listens;
  * a task that found no handler links to its group.
  */
 import assert from 'node:assert/strict';
@@ -21,7 +21,12 @@ const specs: Spec[] = [
       await page.waitForURL(/\/failures$/);
       const card = page.getByRole('region', { name: 'No handler for report:new' });
       await card.waitFor();
-      assert.match(await card.getByTestId('not-found-explanation').innerText(), /No worker registered a handler for "report:new"/);
+      // The queue's row gives the verdict the API gives, word for word (its `names` shown as code).
+      const api = (await (await page.request.get('/api/routing/verdicts?queue=default&type=report:new')).json()) as { verdicts: { verdict: string; summary: string }[] };
+      const verdict = card.getByTestId('verdict');
+      await verdict.waitFor();
+      assert.equal(await verdict.getAttribute('data-verdict'), api.verdicts[0]?.verdict);
+      assert.equal(await verdict.getByTestId('verdict-summary').innerText(), api.verdicts[0]?.summary.replaceAll('`', ''));
       const queues = card.getByRole('list', { name: 'Queues with report:new tasks that found no handler' });
       await queues.getByRole('link', { name: 'worker-1.prod' }).waitFor(); // the server listening on default
       await eventually('the waiting tasks counted', async () => /Still waiting\s+none/i.test(await queues.innerText()));
@@ -49,7 +54,7 @@ const specs: Spec[] = [
       await page.goto(paths.task('default', id));
       const note = page.getByTestId('task-not-found');
       await note.waitFor();
-      assert.match(await note.innerText(), /No handler was registered for report:new/);
+      assert.match(await note.innerText(), /The server that took this task had no handler for report:new/);
       await note.getByRole('link').click();
       await page.waitForURL((u) => u.pathname === '/failures' && u.searchParams.get('type') === 'report:new' && u.searchParams.get('queue') === 'default');
       await page.getByRole('region', { name: 'No handler for report:new' }).waitFor();

@@ -35,6 +35,7 @@ export async function consoleRoutes() {
     failures: await import('@/app/api/failures/route'),
     notFound: await import('@/app/api/handler-not-found/route'),
     rerun: await import('@/app/api/handler-not-found/rerun/route'),
+    notFoundCount: await import('@/app/api/handler-not-found/count/route'),
     taskTypes: await import('@/app/api/task-types/route'),
     explain: await import('@/app/api/routing/explain/route'),
     patterns: await import('@/app/api/routing/patterns/route'),

@@ -8,5 +8,5 @@ import { loadNotFound } from '../_data/load';
  */
 export async function NotFoundCalloutData({ queues }: { queues: QueueStatsDto[] }) {
   const groups = await loadNotFound(queues);
-  return groups.ok ? <NotFoundCallout groups={groups.data} /> : null;
+  return groups.ok ? <NotFoundCallout banner={groups.data} /> : null;
 }

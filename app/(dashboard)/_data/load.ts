@@ -1,13 +1,16 @@
 import 'server-only';
 import { connection } from 'next/server';
 import type { HistoryDto, QueueStatsDto } from '@/lib/contract/queues';
-import type { HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
+import type { ActiveRerunDto, HandlerNotFoundDto, NotFoundGroupDto } from '@/lib/contract/triage';
 import { liveSnapshotUrl, type LiveSeed, type QueueTableView } from '@/lib/query/live-view';
 import { liveSnapshot, SHELL_VIEW } from '@/lib/server/cache/live-snapshot';
 import { cachedView } from '@/lib/server/cache/views';
 import { toErrorResponse } from '@/lib/server/http/errors';
 import { checkRedis } from '@/lib/server/redis/stall';
 import { getHistory, listQueues } from '@/lib/server/services/queues';
+import type { RoutingVerdictDto } from '@/lib/contract/routing-verdicts';
+import { activeReruns } from '@/lib/server/jobs/reruns';
+import { getRoutingVerdicts } from '@/lib/server/services/routing-verdicts';
 import { getHandlerNotFound } from '@/lib/server/services/triage';
 
 /**
@@ -78,6 +81,32 @@ export async function loadHistory(queues: string[], days: number): Promise<Loade
  */
 const notFoundMemo = cachedView<HandlerNotFoundDto>({ name: 'page:not-found', ttlMs: 60_000, changedByMutations: false, keep: (d) => d.complete });
 
+/** The banner's groups, and whether they are the last finished scan's while a new one recounts. */
+export interface NotFoundBanner {
+  groups: NotFoundGroupDto[];
+  /** A newer scan is running (after a re-run or new failures): `groups` is the last finished one. */
+  recounting: boolean;
+  /** Re-runs in progress in this process, with how far each got. */
+  reruns: ActiveRerunDto[];
+  /** The routing verdict of each group's (queue, type): what the banner says about it. */
+  verdicts: RoutingVerdictDto[];
+}
+
+/** The verdicts of the banner's pairs: the evidence the server keeps, waiting at most a second for its scans (the banner streams in). */
+async function verdictsOf(groups: NotFoundGroupDto[]): Promise<RoutingVerdictDto[]> {
+  if (groups.length === 0) return [];
+  const all = (await getRoutingVerdicts({ wait: 1000 })).verdicts;
+  const wanted = new Set(groups.map((g) => `${g.queue}\n${g.taskType}`));
+  return all.filter((v) => wanted.has(`${v.queue}\n${v.taskType}`));
+}
+
+/**
+ * The last finished scan's groups. An unfinished scan lists only the tasks read so far, so a
+ * type would drop out of the banner while the scan recounts (after a re-run, ~20 s on a big
+ * archive) and come back: the banner shows the last finished answer until the new one is done.
+ */
+let lastFinished: NotFoundGroupDto[] | null = null;
+
 /**
  * The handler-not-found groups for the overview's callout: the service (and the shared scan)
  * behind GET /api/handler-not-found. The scan reads every retry and archived task, so it runs
@@ -85,9 +114,19 @@ const notFoundMemo = cachedView<HandlerNotFoundDto>({ name: 'page:not-found', tt
  * counts stay as they were (a minute at most): a re-run, or a new failure, rescans at the next
  * refresh. It waits at most a second; the callout streams in beside the overview.
  */
-export async function loadNotFound(queues: QueueStatsDto[]): Promise<Loaded<NotFoundGroupDto[]>> {
+export async function loadNotFound(queues: QueueStatsDto[]): Promise<Loaded<NotFoundBanner>> {
   await connection();
+  const reruns = activeReruns();
   const failed = queues.filter((q) => q.retry + q.archived > 0).map((q) => [q.queue, q.retry, q.archived]);
-  if (failed.length === 0) return { ok: true, data: [] };
-  return attempt(async () => (await notFoundMemo(JSON.stringify(failed), () => getHandlerNotFound({ wait: 1000 }))).groups);
+  if (failed.length === 0) {
+    lastFinished = [];
+    return { ok: true, data: { groups: [], recounting: false, reruns, verdicts: [] } };
+  }
+  return attempt(async () => {
+    const scan = await notFoundMemo(JSON.stringify(failed), () => getHandlerNotFound({ wait: 1000 }));
+    if (scan.complete) lastFinished = scan.groups;
+    const recounting = !scan.complete && lastFinished !== null;
+    const groups = recounting && lastFinished ? lastFinished : scan.groups;
+    return { groups, recounting, reruns, verdicts: await verdictsOf(groups) };
+  });
 }

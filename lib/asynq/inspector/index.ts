@@ -22,7 +22,7 @@ import { cancelTask, moveTask, updateTaskPayload } from '../mutations/task-actio
 import { actOnMatches, searchTasks, type ActOptions, type SearchFilter, type SearchOptions } from '../search';
 import { createFailureScan, type FailureScanOptions } from '../triage/failure-scan';
 import type { FailedState } from '../triage/failure-groups';
-import { assertRerunTarget, rerunNotFound, type RerunOptions } from '../triage/rerun';
+import { assertRerunTarget, countNotFound, rerunNotFound, type RerunOptions } from '../triage/rerun';
 import { createTypeCensus, type TypeCensusOptions } from '../triage/type-census';
 import { forecastArchive } from './archive-forecast';
 import { listGroups } from './groups';
@@ -99,6 +99,8 @@ export function createInspector(redis: RedisClient, { clock = systemClock, archi
     failureScan: (opts?: FailureScanOptions) => createFailureScan(redis, opts),
     typeCensus: (opts?: TypeCensusOptions) => createTypeCensus(redis, opts),
     assertRerunTarget: (qname: string) => assertRerunTarget(redis, qname),
+    countNotFound: (qname: string, taskType: string, states: readonly FailedState[], opts?: Pick<RerunOptions, 'signal'>) =>
+      countNotFound(redis, qname, taskType, states, opts),
     rerunNotFound: (qname: string, taskType: string, states: readonly FailedState[], opts?: RerunOptions) =>
       rerunNotFound(redis, qname, taskType, states, opts),
   };

@@ -70,6 +70,18 @@ async function findIds(redis: RedisClient, qname: string, taskType: string, stat
 }
 
 /**
+ * How many tasks of `taskType` in `qname` a re-run would move now, per state: the same reads as
+ * the re-run's first pass (one ZRANGE + HMGET pass per ≤ 500 tasks of each state's set), nothing
+ * written. What a confirmation shows, so the result can explain any difference.
+ */
+export async function countNotFound(redis: RedisClient, qname: string, taskType: string, states: readonly FailedState[], opts: Pick<RerunOptions, 'signal'> = {}): Promise<Partial<Record<FailedState, number>>> {
+  await assertQueueExists(redis, 'countNotFound', qname);
+  const out: Partial<Record<FailedState, number>> = {};
+  for (const state of new Set(states)) out[state] = (await findIds(redis, qname, taskType, state, opts)).length;
+  return out;
+}
+
+/**
  * Re-runs (moves to pending, as asynq's RunTask does) every task of `taskType` in `qname`
  * whose last error is asynq's not-found error, from each of `states`. Each move batch is atomic
  * and checks the task is still in that state, so a task a worker took meanwhile is reported in

@@ -5,6 +5,8 @@ import type {
   FailuresQuery,
   FailureScanQuery,
   HandlerNotFoundDto,
+  NotFoundCountDto,
+  NotFoundCountQuery,
   RerunBody,
   RerunProgressDto,
   RerunResultDto,
@@ -22,6 +24,7 @@ import { iso } from '../dto/time';
 import { toFailureDto, toNotFoundDto } from '../dto/triage';
 import { failureScan, forgetTriageScans, typeCensus } from '../jobs/triage-scans';
 import { readRoutingFile } from '../config/routing-file';
+import { trackRerun } from '../jobs/reruns';
 
 interface ScanProgress {
   scanned: number;
@@ -92,10 +95,25 @@ export async function rerunHandlerNotFound(body: RerunBody, signal: AbortSignal)
   const inspector = getInspector();
   await inspector.assertRerunTarget(body.queue);
   return progressStream<RerunProgressDto, RerunResultDto>(async (onProgress) => {
+    const tracked = trackRerun(body.queue, body.taskType);
+    const report = (p: RerunProgressDto) => {
+      tracked.progress(p);
+      onProgress?.(p);
+    };
     try {
-      return withItemFailures(await inspector.rerunNotFound(body.queue, body.taskType, body.states, { signal, ...(onProgress ? { onProgress } : {}) }));
+      return withItemFailures(await inspector.rerunNotFound(body.queue, body.taskType, body.states, { signal, onProgress: report }));
     } finally {
+      tracked.end();
       forgetTriageScans();
     }
   });
+}
+
+/**
+ * What a re-run of (queue, type) would move now, read fresh (never a scan's cached answer):
+ * the confirmation's count. One pass over the queue's retry and archived sets.
+ */
+export async function countHandlerNotFound(query: NotFoundCountQuery, signal: AbortSignal): Promise<NotFoundCountDto> {
+  const counted = await getInspector().countNotFound(query.queue, query.type, ['retry', 'archived'], { signal });
+  return { queue: query.queue, taskType: query.type, retry: counted.retry ?? 0, archived: counted.archived ?? 0, countedAt: new Date().toISOString() };
 }
