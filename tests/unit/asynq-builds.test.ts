@@ -31,9 +31,9 @@ describe('the asynq releases of the interop suite', () => {
   });
 
   it('know what each release can do', () => {
-    expect(releaseOf('v0.26.0')).toEqual({ version: 'v0.26.0', headers: true, updateTaskPayload: true, revoke: true });
-    expect(releaseOf('v0.25.1')).toEqual({ version: 'v0.25.1', headers: false, updateTaskPayload: false, revoke: true });
-    expect(releaseOf('v0.24.1')).toEqual({ version: 'v0.24.1', headers: false, updateTaskPayload: false, revoke: false });
+    expect(releaseOf('v0.26.0')).toEqual({ version: 'v0.26.0', headers: true, updateTaskPayload: true, revoke: true, trimDeletesHashes: true });
+    expect(releaseOf('v0.25.1')).toEqual({ version: 'v0.25.1', headers: false, updateTaskPayload: false, revoke: true, trimDeletesHashes: true });
+    expect(releaseOf('v0.24.1')).toEqual({ version: 'v0.24.1', headers: false, updateTaskPayload: false, revoke: false, trimDeletesHashes: false });
   });
 
   it('build older releases with the tags that leave out the API they lack', () => {
