@@ -50,6 +50,16 @@ export const DEFAULT_MAX_RETRY = 25;
 
 const blank = (s: string) => s.trim().length === 0;
 
+function assertFinite(op: string, field: string, v: number | undefined): void {
+  if (v !== undefined && !Number.isFinite(v)) throw invalidArgument(op, field, `${field} must be a finite number`);
+}
+
+/**
+ * The last queue name that passed the writable-name rule: a client enqueues to a few queues
+ * many times, and the rule's scan and UTF-8 length cost more than the rest of the options.
+ */
+let lastWritableQueue: string | undefined;
+
 /**
  * Applies defaults and asynq's rules. Throws invalid_argument naming the option; `now` is when
  * ProcessIn counts from.
@@ -57,17 +67,21 @@ const blank = (s: string) => s.trim().length === 0;
 export function composeOptions(op: string, task: NewTask, o: EnqueueOptions, now: Date, newId: () => string): ComposedOptions {
   if (blank(task.type)) throw invalidArgument(op, 'type', 'task typename cannot be empty');
   const queue = o.queue ?? 'default';
-  if (blank(queue)) throw invalidArgument(op, 'queue', 'queue name must contain one or more characters');
-  // Stricter than asynq: a name with a brace would write keys into another queue's key space.
-  assertWritableQueueName(op, 'queue', queue);
+  if (queue !== lastWritableQueue) {
+    if (blank(queue)) throw invalidArgument(op, 'queue', 'queue name must contain one or more characters');
+    // Stricter than asynq: a name with a brace would write keys into another queue's key space.
+    assertWritableQueueName(op, 'queue', queue);
+    lastWritableQueue = queue;
+  }
   if (o.taskId !== undefined && blank(o.taskId)) throw invalidArgument(op, 'taskId', 'task ID cannot be empty');
   if (o.uniqueTtlSeconds !== undefined && !(o.uniqueTtlSeconds >= 1)) {
     throw invalidArgument(op, 'uniqueTtlSeconds', 'Unique TTL cannot be less than 1s');
   }
   if (o.group !== undefined && blank(o.group)) throw invalidArgument(op, 'group', 'group key cannot be empty');
-  for (const [field, v] of [['maxRetry', o.maxRetry], ['timeoutSeconds', o.timeoutSeconds], ['retentionSeconds', o.retentionSeconds], ['processInSeconds', o.processInSeconds]] as const) {
-    if (v !== undefined && !Number.isFinite(v)) throw invalidArgument(op, field, `${field} must be a finite number`);
-  }
+  assertFinite(op, 'maxRetry', o.maxRetry);
+  assertFinite(op, 'timeoutSeconds', o.timeoutSeconds);
+  assertFinite(op, 'retentionSeconds', o.retentionSeconds);
+  assertFinite(op, 'processInSeconds', o.processInSeconds);
   const timeout = Math.trunc(Math.max(0, o.timeoutSeconds ?? 0));
   const deadline = o.deadline ? Math.floor(o.deadline.getTime() / 1000) : 0;
   // A sub-second timeout is "set" for the default but stores 0, exactly as asynq does.
