@@ -79,6 +79,26 @@ function checkInt(field: string, n: number, bits: 32 | 64): void {
 
 const utf8 = (s: string): Uint8Array | null => (s === '' ? null : encoder.encode(s));
 
+/**
+ * The UTF-8 bytes of the string last given, for fields that repeat from one message to the
+ * next (a client writes the same type and queue over and over). The bytes are only read.
+ */
+class LastUtf8 {
+  private text = '';
+  private bytes: Uint8Array | null = null;
+
+  of(s: string): Uint8Array | null {
+    if (s !== this.text) {
+      this.text = s;
+      this.bytes = utf8(s);
+    }
+    return this.bytes;
+  }
+}
+
+const lastType = new LastUtf8();
+const lastQueue = new LastUtf8();
+
 /** Bytes of a length-delimited field (tag, length, bytes); 0 when empty (omitted). */
 const lenField = (b: Uint8Array | null): number => (b === null || b.length === 0 ? 0 : 1 + varintSize(b.length) + b.length);
 
@@ -120,9 +140,9 @@ function headerEntries(headers: Record<string, string>): HeaderEntry[] {
 
 /** Encodes `msg` as asynq's TaskMessage protobuf, byte for byte what toBinary writes. */
 export function writeTaskMessage(msg: TaskMessage): Uint8Array {
-  const type = utf8(msg.type);
+  const type = lastType.of(msg.type);
   const id = utf8(msg.id);
-  const queue = utf8(msg.queue);
+  const queue = lastQueue.of(msg.queue);
   const errorMsg = utf8(msg.errorMsg);
   const uniqueKey = utf8(msg.uniqueKey);
   const groupKey = utf8(msg.groupKey);
