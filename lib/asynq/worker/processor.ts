@@ -38,9 +38,9 @@ export class Processor {
   private readonly order: () => string[];
   private wakeLoop: (() => void) | null = null;
   private loop: Promise<void> = Promise.resolve();
-  /** Dequeues sent and not yet back (each holds a worker slot), and whether the last found none. */
+  /** Dequeues sent and not yet back (each holds a worker slot); polling (one at a time) until one finds a task. */
   private readonly dequeues = new Set<Promise<void>>();
-  private polling = false;
+  private polling = true;
   private lastErrorLog = 0;
 
   constructor(
