@@ -109,10 +109,10 @@ describe.skipIf(asynqGo.noGo)('negative durations: the package stores what asynq
 
   it('a sub-second Timeout: stored 0 without the 30-minute default (asynq counts any non-zero Timeout as set)', async () => {
     const info = await enqueueTask(redis, { type: 'neg:a', payload: Buffer.from('x') }, { queue: Q, timeoutSeconds: -0.5 }, new Date());
-    expect({ timeout: info.message.timeout, deadline: info.message.deadline }).toEqual({ timeout: 0, deadline: 0 });
+    expect({ timeout: info.message!.timeout, deadline: info.message!.deadline }).toEqual({ timeout: 0, deadline: 0 });
     const positive = await enqueueTask(redis, { type: 'neg:a', payload: Buffer.from('y') }, { queue: Q, timeoutSeconds: 0.5 }, new Date());
-    expect(positive.message.timeout).toBe(0);
+    expect(positive.message!.timeout).toBe(0);
     const unset = await enqueueTask(redis, { type: 'neg:a', payload: Buffer.from('z') }, { queue: Q }, new Date());
-    expect(unset.message.timeout, 'no Timeout at all: the default').toBe(1800);
+    expect(unset.message!.timeout, 'no Timeout at all: the default').toBe(1800);
   });
 });
