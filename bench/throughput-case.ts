@@ -96,9 +96,11 @@ function section(rows: readonly Row[], goNote: string | undefined): string {
     `- Server: ${PROCESS_TASKS.toLocaleString('en-US')} pending tasks (\`bench:email\`, 131 B payload, seeded by Lua) in one queue, drained by a fresh server process with a no-op handler: ` +
       'ours is `Server` + `ServeMux` (lib/asynq/worker, bench/throughput-ours.ts), Go\'s `asynq.NewServer` + `ServeMux` (asynq v0.26.0, `interop-bin bench-process`). ' +
       `Rate = tasks handed to the handler from the ${PROCESS_WARMUP.toLocaleString('en-US')}th call to the last, over that time (with at most \`concurrency\` in flight that is the completion rate); ` +
-      'each run then checks that the queue\'s processed counter reached every task.',
+      'each run then checks that the queue\'s processed counter reached every task. ' +
+      'Asynq\'s processor has one dequeue in flight at a time; ours up to 4 while the queue has tasks (one at a time when polling an empty queue), each for a free worker slot.',
     `- Client: ${ENQUEUES.toLocaleString('en-US')} enqueues of a ${PAYLOAD_BYTES} B payload to one queue after ${ENQUEUE_WARMUP.toLocaleString('en-US')} untimed ones: ours \`enqueueTask\` on one connection, ` +
-      'Go\'s `Client.Enqueue` from as many goroutines as in flight (go-redis pool).',
+      'Go\'s `Client.Enqueue` from as many goroutines as in flight (go-redis pool). ' +
+      'Our connection sends the commands issued in one event-loop tick together (at most 16 per socket write); each is still its own command with its own reply.',
     `- Each figure is the median of ${ROUNDS} runs per side, ours and Go alternating (order flipped every round), Redis FLUSHALLed before each run. ` +
       'Round trips per task = requests written by the side\'s own Redis connection during the timed part (one per command, one per pipeline), divided by its tasks; ' +
       'the server\'s include its heartbeat and housekeeping. Targets: server ≥ 0.5× Go, client ≥ 0.8× Go.',

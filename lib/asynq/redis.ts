@@ -17,6 +17,7 @@
  */
 import { Redis, type Cluster, type RedisOptions } from 'ioredis';
 import { brandErrorClass } from './error-brand';
+import { coalesceSocketWrites } from './redis-write-coalescing';
 
 /**
  * Why 3 s: every command the dashboard sends is bounded to a few milliseconds of Redis time
@@ -103,6 +104,7 @@ interface Queues {
  *   issued while reconnecting is refused at once ("Stream isn't writeable …"), never queued.
  * Both run on events ioredis emits on the next tick after the socket closes, before its
  * reconnect timer (≥ 200 ms) can fire, so they act on the closed connection's queues only.
+ * It also sends the commands issued in one tick in one socket write (redis-write-coalescing.ts).
  */
 export function guardConnection<T extends Redis>(redis: T): T {
   const q = redis as unknown as Queues;
@@ -119,7 +121,7 @@ export function guardConnection<T extends Redis>(redis: T): T {
     if (ready) q.flushQueue(new ReplyLostError(), { offlineQueue: false });
     ready = false;
   });
-  return redis;
+  return coalesceSocketWrites(redis);
 }
 
 /**

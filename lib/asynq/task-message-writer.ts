@@ -74,60 +74,102 @@ function checkInt(field: string, n: number, bits: 32 | 64): void {
   if (!ok) throw new Error(`invalid int${bits} for TaskMessage.${field}: ${n}`);
 }
 
+// No closures below: this runs for every task written, and each closure made per call costs
+// more than the field it writes (more still under tsx, which names every function it creates).
+
+const utf8 = (s: string): Uint8Array | null => (s === '' ? null : encoder.encode(s));
+
+/**
+ * The UTF-8 bytes of the string last given, for fields that repeat from one message to the
+ * next (a client writes the same type and queue over and over). The bytes are only read.
+ */
+class LastUtf8 {
+  private text = '';
+  private bytes: Uint8Array | null = null;
+
+  of(s: string): Uint8Array | null {
+    if (s !== this.text) {
+      this.text = s;
+      this.bytes = utf8(s);
+    }
+    return this.bytes;
+  }
+}
+
+const lastType = new LastUtf8();
+const lastQueue = new LastUtf8();
+
+/** Bytes of a length-delimited field (tag, length, bytes); 0 when empty (omitted). */
+const lenField = (b: Uint8Array | null): number => (b === null || b.length === 0 ? 0 : 1 + varintSize(b.length) + b.length);
+
+/** Bytes of an integer field; 0 when the value is 0 (omitted). Throws when out of range. */
+function intField(name: string, value: number, bits: 32 | 64): number {
+  checkInt(name, value, bits);
+  return value === 0 ? 0 : 1 + intSize(value);
+}
+
+function writeField(w: Writer, tag: number, b: Uint8Array | null): void {
+  if (b === null || b.length === 0) return;
+  w.buf[w.pos++] = tag;
+  w.bytes(b);
+}
+
+function writeInt(w: Writer, tag: number, n: number): void {
+  if (n === 0) return;
+  w.buf[w.pos++] = tag;
+  w.int(n);
+}
+
+interface HeaderEntry {
+  k: Uint8Array;
+  v: Uint8Array;
+  /** Bytes of the map entry message. */
+  entry: number;
+}
+
+function headerEntries(headers: Record<string, string>): HeaderEntry[] {
+  const out: HeaderEntry[] = [];
+  for (const key in headers) {
+    if (!Object.prototype.hasOwnProperty.call(headers, key)) continue;
+    const k = encoder.encode(key);
+    const v = encoder.encode(headers[key]);
+    out.push({ k, v, entry: 1 + varintSize(k.length) + k.length + 1 + varintSize(v.length) + v.length });
+  }
+  return out;
+}
+
 /** Encodes `msg` as asynq's TaskMessage protobuf, byte for byte what toBinary writes. */
 export function writeTaskMessage(msg: TaskMessage): Uint8Array {
-  const str = (s: string): Uint8Array | null => (s === '' ? null : encoder.encode(s));
-  const type = str(msg.type);
-  const id = str(msg.id);
-  const queue = str(msg.queue);
-  const errorMsg = str(msg.errorMsg);
-  const uniqueKey = str(msg.uniqueKey);
-  const groupKey = str(msg.groupKey);
-  const ints: [field: number, name: keyof TaskMessage, value: number, bits: 32 | 64][] = [
-    [5, 'retry', msg.retry, 32], [6, 'retried', msg.retried, 32], [8, 'timeout', msg.timeout, 64], [9, 'deadline', msg.deadline, 64],
-    [11, 'lastFailedAt', msg.lastFailedAt, 64], [12, 'retention', msg.retention, 64], [13, 'completedAt', msg.completedAt, 64],
-  ];
-  const headers = Object.entries(msg.headers).map(([key, value]) => {
-    const k = encoder.encode(key);
-    const v = encoder.encode(value);
-    const entry = 1 + varintSize(k.length) + k.length + 1 + varintSize(v.length) + v.length;
-    return { k, v, entry };
-  });
+  const type = lastType.of(msg.type);
+  const id = utf8(msg.id);
+  const queue = lastQueue.of(msg.queue);
+  const errorMsg = utf8(msg.errorMsg);
+  const uniqueKey = utf8(msg.uniqueKey);
+  const groupKey = utf8(msg.groupKey);
+  const headers = headerEntries(msg.headers);
 
-  const lenField = (b: Uint8Array | null) => (b === null || b.length === 0 ? 0 : 1 + varintSize(b.length) + b.length);
   let size = lenField(type) + lenField(msg.payload) + lenField(id) + lenField(queue) + lenField(errorMsg) + lenField(uniqueKey) + lenField(groupKey);
-  for (const [, name, value, bits] of ints) {
-    checkInt(name, value, bits);
-    if (value !== 0) size += 1 + intSize(value);
-  }
+  size += intField('retry', msg.retry, 32) + intField('retried', msg.retried, 32) + intField('timeout', msg.timeout, 64) +
+    intField('deadline', msg.deadline, 64) + intField('lastFailedAt', msg.lastFailedAt, 64) + intField('retention', msg.retention, 64) +
+    intField('completedAt', msg.completedAt, 64);
   for (const h of headers) size += 1 + varintSize(h.entry) + h.entry;
 
   const w = new Writer(size);
-  const field = (tag: number, b: Uint8Array | null) => {
-    if (b === null || b.length === 0) return;
-    w.buf[w.pos++] = tag;
-    w.bytes(b);
-  };
-  const int = (tag: number, n: number) => {
-    if (n === 0) return;
-    w.buf[w.pos++] = tag;
-    w.int(n);
-  };
   // Tags are (field << 3) | wire type: 2 for strings, bytes and map entries, 0 for varints.
-  field(0x0a, type);
-  field(0x12, msg.payload);
-  field(0x1a, id);
-  field(0x22, queue);
-  int(0x28, msg.retry);
-  int(0x30, msg.retried);
-  field(0x3a, errorMsg);
-  int(0x40, msg.timeout);
-  int(0x48, msg.deadline);
-  field(0x52, uniqueKey);
-  int(0x58, msg.lastFailedAt);
-  int(0x60, msg.retention);
-  int(0x68, msg.completedAt);
-  field(0x72, groupKey);
+  writeField(w, 0x0a, type);
+  writeField(w, 0x12, msg.payload);
+  writeField(w, 0x1a, id);
+  writeField(w, 0x22, queue);
+  writeInt(w, 0x28, msg.retry);
+  writeInt(w, 0x30, msg.retried);
+  writeField(w, 0x3a, errorMsg);
+  writeInt(w, 0x40, msg.timeout);
+  writeInt(w, 0x48, msg.deadline);
+  writeField(w, 0x52, uniqueKey);
+  writeInt(w, 0x58, msg.lastFailedAt);
+  writeInt(w, 0x60, msg.retention);
+  writeInt(w, 0x68, msg.completedAt);
+  writeField(w, 0x72, groupKey);
   for (const h of headers) {
     w.buf[w.pos++] = 0x7a;
     w.varint(h.entry);

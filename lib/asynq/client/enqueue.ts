@@ -50,6 +50,12 @@ export function buildMessage(task: NewTask, o: ComposedOptions): TaskMessage {
   };
 }
 
+/** Unix nanoseconds in decimal (past 2^53, so a string); whole milliseconds, as Date has. */
+function unixNanos(t: Date): string {
+  const ms = t.getTime();
+  return ms > 0 ? `${ms}000000` : (BigInt(ms) * 1_000_000n).toString();
+}
+
 /**
  * The lock of a scheduled unique task: it lasts until processAt + TTL, in whole seconds, as
  * asynq's client computes it (client.go `schedule`: `time.Until(processAt.Add(uniqueTTL))`, then
@@ -77,7 +83,8 @@ interface Plan {
 
 /** Picks asynq's route: future processAt → scheduled; else group → aggregating; else pending. */
 export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Plan {
-  const bytes = Buffer.from(encodeTaskMessage(msg));
+  const encoded = encodeTaskMessage(msg);
+  const bytes = Buffer.from(encoded.buffer, encoded.byteOffset, encoded.byteLength);
   const q = o.queue;
   const id = o.taskId;
   const unique = msg.uniqueKey !== '';
@@ -94,7 +101,7 @@ export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Pl
     if (!unique) return { script: 'addToGroup', keys, args: [bytes, id, nowSec, o.group], state: 'aggregating' };
     return { script: 'addToGroupUnique', keys: [...keys, msg.uniqueKey], args: [bytes, id, nowSec, o.group, ttl], state: 'aggregating', lockTtl: ttl };
   }
-  const nowNs = (BigInt(now.getTime()) * 1_000_000n).toString();
+  const nowNs = unixNanos(now);
   if (!unique) return { script: 'enqueue', keys: [k.taskKey(q, id), k.pendingKey(q)], args: [bytes, id, nowNs], state: 'pending' };
   return { script: 'enqueueUnique', keys: [msg.uniqueKey, k.taskKey(q, id), k.pendingKey(q)], args: [id, ttl, bytes, nowNs], state: 'pending', lockTtl: ttl };
 }
@@ -147,6 +154,6 @@ export async function enqueueTask(redis: RedisClient, task: NewTask, opts: Enque
     result: null,
     isOrphaned: false,
     uniqueLock: msg.uniqueKey ? { key: msg.uniqueKey, ttlSeconds: plan.lockTtl ?? null, holderId: msg.id, ownedByThisTask: true } : null,
-    pendingSince: plan.state === 'pending' ? (BigInt(now.getTime()) * 1_000_000n).toString() : null,
+    pendingSince: plan.state === 'pending' ? unixNanos(now) : null,
   };
 }

@@ -8,7 +8,7 @@ import type { Clock } from '../clock';
 /** One task's lease as this server sees it. */
 export class Lease {
   private expiresAtMs: number;
-  private onExpired: (() => void) | null = null;
+  private onExpiredListener: (() => void) | null = null;
   private expired = false;
 
   constructor(expiresAt: Date, private readonly clock: Clock) {
@@ -36,16 +36,17 @@ export class Lease {
     if (this.isValid()) return false;
     if (!this.expired) {
       this.expired = true;
-      this.onExpired?.();
+      this.onExpiredListener?.();
     }
     return true;
   }
 
-  /** Resolves when the heartbeat reports the lease expired. */
-  whenExpired(): Promise<'lease-expired'> {
-    return new Promise((resolve) => {
-      if (this.expired) resolve('lease-expired');
-      else this.onExpired = () => resolve('lease-expired');
-    });
+  /**
+   * Calls `listener` once when the heartbeat reports the lease expired (at once if it already
+   * did). One listener per lease: the attempt that holds it.
+   */
+  onExpired(listener: () => void): void {
+    if (this.expired) listener();
+    else this.onExpiredListener = listener;
   }
 }

@@ -48,6 +48,12 @@ const CASES: Case[] = [
   { id: 'timeout', type: 'slow:t', options: { maxRetry: 0, timeoutSeconds: 1 }, expect: { state: 'archived', lastError: 'context deadline exceeded' } },
   { id: 'timeout-retry', type: 'slow:r', options: { maxRetry: 4, timeoutSeconds: 1 }, expect: { state: 'retry', retried: 1, lastError: 'context deadline exceeded' } },
   { id: 'deadline', type: 'slow:d', options: { maxRetry: 0, deadlineUnix: Math.floor(Date.now() / 1000) + 3 }, expect: { state: 'archived', lastError: 'context deadline exceeded' } },
+  // A negative Timeout (stored as given by asynq's client) puts the deadline in the past: the
+  // handler, which would succeed, is never called and the task fails with the deadline error.
+  { id: 'neg-timeout', type: 'ok:negt', options: { maxRetry: 3, timeoutSeconds: -5 }, expect: { state: 'retry', retried: 1, lastError: 'context deadline exceeded' } },
+  { id: 'neg-timeout-arch', type: 'ok:nega', options: { maxRetry: 0, timeoutSeconds: -5 }, expect: { state: 'archived', retried: 0, lastError: 'context deadline exceeded' } },
+  // A negative Retention keeps nothing: the success is written as done (deleted), not completed.
+  { id: 'neg-retention', type: 'result:neg', payload: 'n', options: { retentionSeconds: -60 }, expect: { state: 'deleted' } },
   // Still running at shutdown (30 min default timeout): both servers give it back to pending.
   { id: 'requeued', type: 'slow:q', options: { maxRetry: 0 }, expect: { state: 'pending', retried: 0, lastError: '' } },
   { id: 'skip', type: 'skip:s', options: { maxRetry: 5 }, expect: { state: 'archived', retried: 0, lastError: 'skip: skip retry for the task' } },

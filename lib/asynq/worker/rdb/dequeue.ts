@@ -5,7 +5,9 @@ import type { RedisClient } from '../../redis-client';
 import { CodecError, decodeTaskMessage } from '../../codec';
 import * as k from '../../keys';
 import { asBytes } from '../../reply';
+import { sendWritesNow } from '../../redis-write-coalescing';
 import { runScript } from '../../scripts';
+import { isCluster } from '../../topology';
 import type { TaskMessage } from '../../types';
 import { LEASE_SECONDS, unixSeconds } from './codes';
 
@@ -30,12 +32,15 @@ export class UndecodableTaskError extends Error {
 export async function dequeue(redis: RedisClient, qnames: readonly string[], now: Date): Promise<Dequeued | null> {
   const leaseExpiresAt = new Date(now.getTime() + LEASE_SECONDS * 1000);
   for (const q of qnames) {
-    const reply = await runScript(
+    const sent = runScript(
       redis,
       'workerDequeue',
       [k.pendingKey(q), k.pausedKey(q), k.activeKey(q), k.leaseKey(q)],
       [unixSeconds(leaseExpiresAt), k.taskKeyPrefix(q)],
     );
+    // The server waits on this reply for its next task: out now, not at the end of the tick.
+    if (!isCluster(redis)) sendWritesNow(redis);
+    const reply = await sent;
     const bytes = asBytes(reply);
     if (bytes === null) continue;
     try {
