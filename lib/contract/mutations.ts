@@ -34,6 +34,15 @@ export const enqueueBodySchema = z
   .strict();
 export type EnqueueBody = z.infer<typeof enqueueBodySchema>;
 
+/**
+ * "Delete the archived task and enqueue": the enqueue's body plus the archived task that holds
+ * the new task's ID or its unique lock.
+ */
+export const enqueueReplacingArchivedBodySchema = enqueueBodySchema
+  .extend({ archivedId: z.string().min(1, 'archivedId cannot be empty') })
+  .strict();
+export type EnqueueReplacingArchivedBody = z.infer<typeof enqueueReplacingArchivedBodySchema>;
+
 export const batchEnqueueBodySchema = z
   .object({
     items: z

@@ -66,7 +66,7 @@ export function scheduledLockTtl(processAt: Date, uniqueTtlSeconds: number, now:
   return Math.ceil(spanMs / 1000) - 1;
 }
 
-interface Plan {
+export interface Plan {
   script: ScriptName;
   keys: string[];
   args: ScriptArg[];
@@ -106,7 +106,7 @@ export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Pl
  * scheduled or group tasks, or a Cluster, where asynq:queues is in another slot) the SADD and
  * the script go as one pipeline, the queue registered first as asynq's client does.
  */
-async function registerAndRun(redis: RedisClient, queue: string, plan: Plan): Promise<unknown> {
+export async function registerAndRun(redis: RedisClient, queue: string, plan: Plan): Promise<unknown> {
   if (plan.script === 'enqueue' && !isCluster(redis)) {
     return runScript(redis, 'enqueueAndRegister', [...plan.keys, k.ALL_QUEUES], [...plan.args, queue]);
   }
@@ -137,6 +137,11 @@ export async function enqueueTask(redis: RedisClient, task: NewTask, opts: Enque
   const n = asNumber(await registerAndRun(redis, o.queue, plan));
   if (n === -1) throw await duplicateTask(redis, op, msg.uniqueKey);
   if (n === 0) throw await taskIdConflict(redis, op, o.queue, o.taskId);
+  return enqueuedInfo(msg, o, plan, now);
+}
+
+/** The TaskInfo of a task just written by `plan`, as asynq's client returns it. */
+export function enqueuedInfo(msg: TaskMessage, o: ComposedOptions, plan: Plan, now: Date): TaskInfo {
   return {
     id: msg.id,
     queue: msg.queue,

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { BatchEnqueueBody, EnqueueBody, EnqueueCheckDto, enqueueCheckBodySchema } from '@/lib/contract/mutations';
+import type { BatchEnqueueBody, EnqueueBody, EnqueueReplacingArchivedBody, EnqueueCheckDto, enqueueCheckBodySchema } from '@/lib/contract/mutations';
 import type { PostAction } from '@/lib/contract/task-actions';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
@@ -22,6 +22,16 @@ function toOptions(o: EnqueueBody['options'], queue: string) {
 export async function enqueue(qname: string, body: EnqueueBody): Promise<TaskDto> {
   const payload = decodePayload('payload', body.payload, body.payloadEncoding);
   const info = await getInspector().enqueue({ type: body.type, payload }, toOptions(body.options, qname));
+  return toTaskDto(info, DETAIL_PAYLOAD_LIMIT);
+}
+
+/**
+ * Deletes the archived task that holds the new task's ID or unique lock and enqueues, in one
+ * step; 404 when it is gone, 409 when it changed state or no longer stands in the way.
+ */
+export async function enqueueReplacingArchived(qname: string, body: EnqueueReplacingArchivedBody): Promise<TaskDto> {
+  const payload = decodePayload('payload', body.payload, body.payloadEncoding);
+  const info = await getInspector().enqueueReplacingArchived(body.archivedId, { type: body.type, payload }, toOptions(body.options, qname));
   return toTaskDto(info, DETAIL_PAYLOAD_LIMIT);
 }
 
