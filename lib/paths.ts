@@ -107,6 +107,8 @@ export const apiPaths = underBasePath({
   taskTypes: (query?: { queue?: string; states?: string; wait?: number }) => withQuery('/api/task-types', query),
   routingExplain: () => '/api/routing/explain',
   routingPatterns: () => '/api/routing/patterns',
+  /** Every (queue, type) verdict, or those of `queue`, or the one of (`queue`, `type`). */
+  routingVerdicts: (query?: { queue?: string; type?: string; wait?: number }) => withQuery('/api/routing/verdicts', query),
 });
 
 /**

@@ -15,6 +15,7 @@ import {
   WorkerInfoSchema,
 } from './proto/gen/asynq_pb';
 import { writeTaskMessage } from './task-message-writer';
+import { encodePublishedPatterns, readPublishedPatterns } from './published-patterns';
 import type {
   SchedulerEnqueueEvent,
   SchedulerEntry,
@@ -101,12 +102,25 @@ export function decodeServerInfo(bytes: Uint8Array): ServerInfo {
     status: m.status,
     startedAt: timestampToDate(m.startTime),
     activeWorkerCount: m.activeWorkerCount,
+    ...withPatterns(readPublishedPatterns(m.$unknown)),
   };
 }
 
-/** Encodes a server heartbeat record (used by the TypeScript task server). */
+const withPatterns = (patterns: string[] | null): { patterns?: string[] } => (patterns ? { patterns } : {});
+
+/**
+ * Encodes a server heartbeat record (used by the TypeScript task server): asynq's fields as Go
+ * writes them, then the published patterns, if any, as a field Go's decoder skips.
+ */
 export function encodeServerInfo(info: ServerInfo): Uint8Array {
-  return encode(ServerInfoSchema, { ...info, startTime: timestampFromDate(info.startedAt ?? new Date(0)) });
+  const { patterns, ...known } = info;
+  const bytes = encode(ServerInfoSchema, { ...known, startTime: timestampFromDate(info.startedAt ?? new Date(0)) });
+  if (!patterns || patterns.length === 0) return bytes;
+  const extra = encodePublishedPatterns(patterns);
+  const out = new Uint8Array(bytes.length + extra.length);
+  out.set(bytes);
+  out.set(extra, bytes.length);
+  return out;
 }
 
 /** Decodes one value of a server's workers hash. */

@@ -60,5 +60,8 @@ export { createTypeCensus, MAX_TYPES, type TypeCensus, type TypeCensusOptions, t
 export { explainRoutes, buildMux, type Route, type RouteMatch } from './triage/routing';
 export { rerunNotFound, assertRerunTarget, type RerunOptions, type RerunProgress, type RerunResult } from './triage/rerun';
 export { serversListeningOn } from './triage/listeners';
+export { routingVerdicts, verdictOf, indexFleet, type RoutingVerdict, type Verdict, type Evidence, type EvidenceKind, type FleetIndex } from './triage/verdict';
+export { consumes, routeOf, type FleetEvidence, type FleetServer, type NotFoundSpan, type TypeSeen, type WorkerGroup } from './triage/fleet';
+export { PUBLISHED_PATTERNS_FIELD } from './published-patterns';
 export { errorSignature } from './triage/signature';
 export { isHandlerNotFoundError, handlerNotFoundMessage, notFoundExplanation } from './triage/not-found';

@@ -43,6 +43,11 @@ export interface ServerInfo {
   status: string;
   startedAt: Date | null;
   activeWorkerCount: number;
+  /**
+   * The patterns the server's ServeMux registers, when it publishes them (this core's task
+   * server does; Go servers cannot): see published-patterns.ts. Absent when not published.
+   */
+  patterns?: string[];
 }
 
 /** A task a server is processing right now. */

@@ -6,7 +6,7 @@
  * handler-not-found failures and when) and from the declared patterns of each worker group.
  */
 import { z } from 'zod';
-import { isoTime, queueName } from './common';
+import { intParam, isoTime, queueName } from './common';
 
 export const VERDICTS = ['handled', 'not_handled', 'aggregated', 'conflict', 'unknown'] as const;
 export const verdictSchema = z.enum(VERDICTS);
@@ -52,8 +52,75 @@ export const routingVerdictSchema = z.object({
 });
 export type RoutingVerdictDto = z.infer<typeof routingVerdictSchema>;
 
-export const routingVerdictsQuery = z.object({ queue: queueName.optional() });
+/**
+ * `queue` narrows to one queue; `queue` and `type` together answer that one pair (even a type
+ * no task has yet: the enqueue pre-check, task detail). `wait` (ms, ≤ 5000) is how long to wait
+ * for the shared failure scan and type census when no finished result is at hand.
+ */
+export const routingVerdictsQuery = z
+  .object({
+    queue: queueName.optional(),
+    type: z.string().max(1000, 'type must be at most 1000 characters').optional(),
+    wait: intParam('wait', 0, 5000).default(1000),
+  })
+  .refine((q) => q.type === undefined || q.queue !== undefined, { path: ['type'], message: 'type needs queue' });
 export type RoutingVerdictsQuery = z.infer<typeof routingVerdictsQuery>;
 
-export const routingVerdictsSchema = z.object({ verdicts: z.array(routingVerdictSchema) });
+/** What is wrong with the routing file, or with one of its groups or patterns. */
+export const ROUTING_RULES = [
+  /** The file cannot be read. */
+  'unreadable',
+  /** The file is not JSON (line and column of the first error). */
+  'not_json',
+  /** A value has the wrong shape (`groups` not an array, a pattern not a string, …). */
+  'shape',
+  /** asynq refuses the pattern (blank). */
+  'invalid_pattern',
+  /** The pattern is registered twice in one group (asynq panics: multiple registrations). */
+  'duplicate_pattern',
+  /** Two groups have one name. */
+  'duplicate_group',
+  /** A group names a queue that does not exist in Redis. */
+  'unknown_queue',
+  /** No live server consumes any queue of the group: the group is not known to run. */
+  'unknown_group',
+  /** The pattern can never match a task: its group consumes no queue (or only queues that do not exist). */
+  'never_matches',
+] as const;
+export const routingRuleSchema = z.enum(ROUTING_RULES);
+
+export const routingProblemSchema = z.object({
+  /** The routing file's path. */
+  file: z.string(),
+  /** 1-based line of the offending value; null when the whole file is concerned. */
+  line: z.number().nullable(),
+  rule: routingRuleSchema,
+  /** Where in the file: `groups.1.patterns.0`; '' for the whole file. */
+  field: z.string(),
+  group: z.string().nullable(),
+  pattern: z.string().nullable(),
+  message: z.string(),
+});
+export type RoutingProblemDto = z.infer<typeof routingProblemSchema>;
+
+/** A worker group as the routing file declares it; `queues` null: every queue (the old single list). */
+export const workerGroupSchema = z.object({
+  name: z.string(),
+  queues: z.array(z.string()).nullable(),
+  patterns: z.array(z.string()),
+  emits: z.array(z.string()),
+});
+export type WorkerGroupDto = z.infer<typeof workerGroupSchema>;
+
+export const routingVerdictsSchema = z.object({
+  verdicts: z.array(routingVerdictSchema),
+  /** False while the failure scan or type census behind the evidence has not finished once. */
+  complete: z.boolean(),
+  /** When the evidence was read (the scans' finish time). */
+  evidenceAt: isoTime,
+  /** The routing file (null when none is configured) with the groups it declares and what is wrong with it. */
+  routingFile: z.string().nullable(),
+  groups: z.array(workerGroupSchema),
+  problems: z.array(routingProblemSchema),
+});
 export type RoutingVerdictsDto = z.infer<typeof routingVerdictsSchema>;

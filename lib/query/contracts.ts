@@ -22,6 +22,7 @@ const search = () => import('@/lib/contract/search');
 const diagnostics = () => import('@/lib/contract/diagnostics');
 const triage = () => import('@/lib/contract/triage');
 const archiveForecast = () => import('@/lib/contract/archive-forecast');
+const routingVerdicts = () => import('@/lib/contract/routing-verdicts');
 
 export const contracts = {
   health: () => servers().then((m) => m.healthSchema),
@@ -52,6 +53,7 @@ export const contracts = {
   taskTypes: () => triage().then((m) => m.taskTypesSchema),
   routingExplain: () => triage().then((m) => m.routingExplainSchema),
   routingPatterns: () => triage().then((m) => m.routingPatternsSchema),
+  routingVerdicts: () => routingVerdicts().then((m) => m.routingVerdictsSchema),
   rerunResult: () => triage().then((m) => m.rerunResultSchema),
   rerunProgress: () => triage().then((m) => m.rerunProgressSchema),
   /** One NDJSON line of a streamed answer with these progress and result schemas. */

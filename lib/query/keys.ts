@@ -76,6 +76,8 @@ export const queryKeys = {
   routing: {
     all: ['routing'] as const,
     patterns: () => [...queryKeys.routing.all, 'patterns'] as const,
+    /** `queue` null: every queue; `type` null: every type of the queue. */
+    verdicts: (queue: string | null = null, type: string | null = null) => [...queryKeys.routing.all, 'verdicts', queue, type] as const,
     /** Both lists as JSON text: one string each, however many entries (and newlines in them). */
     explain: (patterns: readonly string[], taskTypes: readonly string[]) =>
       [...queryKeys.routing.all, 'explain', { patterns: JSON.stringify(patterns), taskTypes: JSON.stringify(taskTypes) }] as const,

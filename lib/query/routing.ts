@@ -42,3 +42,28 @@ export const routingExplainQuery = (patterns: readonly string[], taskTypes: read
     staleTime: Infinity,
     placeholderData: keepPreviousData,
   });
+
+/**
+ * The routing verdicts (handled, not_handled, aggregated, conflict, unknown, with evidence) of
+ * every (queue, type) the fleet's evidence mentions, or of `queue`'s types. Every surface reads
+ * this one answer; the server keeps the scans behind it, so polling it is cheap.
+ */
+export const routingVerdictsQuery = (queue: string | null = null) =>
+  queryOptions({
+    queryKey: queryKeys.routing.verdicts(queue),
+    queryFn: ({ signal }) => apiFetch(apiPaths.routingVerdicts({ queue: queue ?? undefined }), contracts.routingVerdicts, { signal }),
+    staleTime: 5_000,
+    placeholderData: keepPreviousData,
+  });
+
+/**
+ * The verdict of one (queue, type) — task detail, the enqueue pre-check — answered from the
+ * server's kept evidence without waiting for a scan (`wait: 0`): even a type no task has yet.
+ */
+export const routingVerdictQuery = (queue: string, type: string) =>
+  queryOptions({
+    queryKey: queryKeys.routing.verdicts(queue, type),
+    queryFn: ({ signal }) => apiFetch(apiPaths.routingVerdicts({ queue, type, wait: 0 }), contracts.routingVerdicts, { signal }),
+    staleTime: 5_000,
+    select: (d) => ({ ...d, verdict: d.verdicts[0] ?? null }),
+  });

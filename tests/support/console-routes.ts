@@ -39,6 +39,7 @@ export async function consoleRoutes() {
     taskTypes: await import('@/app/api/task-types/route'),
     explain: await import('@/app/api/routing/explain/route'),
     patterns: await import('@/app/api/routing/patterns/route'),
+    verdicts: await import('@/app/api/routing/verdicts/route'),
     servers: await import('@/app/api/servers/route'),
     schedulers: await import('@/app/api/schedulers/route'),
     events: await import('@/app/api/schedulers/[entryId]/events/route'),

@@ -42,6 +42,8 @@ export class Heartbeat {
     readonly id: Identity,
     private readonly status: () => ServerStatus,
     private readonly workers: () => ActiveWorker[],
+    /** The ServeMux's patterns, published with the record (published-patterns.ts); null for another handler. */
+    private readonly patterns: () => string[] | null = () => null,
   ) {}
 
   start(): void {
@@ -75,6 +77,8 @@ export class Heartbeat {
       startedAt: this.startedAt,
       activeWorkerCount: ws.length,
     };
+    const patterns = this.patterns();
+    if (patterns) info.patterns = patterns;
     const workerInfos: WorkerInfo[] = ws.map((w) => ({
       ...id,
       taskId: w.msg.id,

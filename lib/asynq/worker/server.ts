@@ -14,7 +14,7 @@ import { startJanitor } from './janitor';
 import type { Loop } from './loop';
 import { Processor } from './processor';
 import { startRecoverer } from './recoverer';
-import { toHandlerObject, type Handler } from './serve-mux';
+import { ServeMux, toHandlerObject, type Handler } from './serve-mux';
 import { Subscriber } from './subscriber';
 import { Syncer } from './syncer';
 
@@ -62,7 +62,9 @@ export class Server {
     const cancelations = new Map<string, () => void>();
     const syncer = new Syncer(config.clock, config.logger);
     const processor = new Processor(redis, config, syncer, toHandlerObject(handler), cancelations);
-    const heartbeat = new Heartbeat(redis, config, this.id, () => (this.state === 'new' ? 'active' : this.state), () => processor.workers());
+    const heartbeat = new Heartbeat(redis, config, this.id, () => (this.state === 'new' ? 'active' : this.state), () => processor.workers(), () =>
+      handler instanceof ServeMux ? handler.patterns() : null,
+    );
     const subscriber = new Subscriber(redis, cancelations, config.logger);
     heartbeat.start();
     await subscriber.start();

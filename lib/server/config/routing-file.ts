@@ -1,34 +1,41 @@
 import 'server-only';
 import { readFile } from 'node:fs/promises';
-import { buildMux, isAsynqError } from '@asynqlens/asynq';
 import type { RoutingPatternsDto } from '@/lib/contract/triage';
 import { env } from './env';
+import { parseRoutingGroups, type RoutingGroups } from './routing-groups';
+
+/** The routing file's groups and problems, and its path (null when none is configured). */
+export interface RoutingFile extends RoutingGroups {
+  source: string | null;
+}
 
 /**
- * The patterns a deployment registers, from the JSON file named by ASYNQLENS_ROUTING_FILE: an
- * array of strings, or `{ "patterns": [...] }`. Read on every request (a small file), so an
- * edited file applies without a restart. A file that cannot be used is not an error of the
- * request: the answer carries no patterns and says why in `problem`.
+ * The worker groups of the file named by ASYNQLENS_ROUTING_FILE (routing-groups.ts has the
+ * format). Read on every request (a small file), so an edited file applies without a restart.
+ * A file that cannot be used is not an error of the request and does not stop the console: the
+ * answer carries what loads and names each problem by file, line and rule.
+ */
+export async function readRoutingGroups(): Promise<RoutingFile> {
+  const source = env().ASYNQLENS_ROUTING_FILE ?? null;
+  if (!source) return { source: null, groups: [], problems: [] };
+  let text: string;
+  try {
+    text = await readFile(/*turbopackIgnore: true*/ source, 'utf8');
+  } catch (err) {
+    const message = `${source} cannot be read: ${err instanceof Error ? err.message : String(err)}`;
+    return { source, groups: [], problems: [{ file: source, line: null, rule: 'unreadable', field: '', group: null, pattern: null, message }] };
+  }
+  return { source, ...parseRoutingGroups(source, text) };
+}
+
+/**
+ * Every pattern the routing file declares, across its groups (each once, in file order), for
+ * the explainer; `problem` is the first problem, with its line, or null.
  */
 export async function readRoutingFile(): Promise<RoutingPatternsDto> {
-  const source = env().ASYNQLENS_ROUTING_FILE ?? null;
-  if (!source) return { patterns: [], source: null, problem: null };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(/*turbopackIgnore: true*/ source, 'utf8')) as unknown;
-  } catch (err) {
-    const why = err instanceof SyntaxError ? `not valid JSON: ${err.message}` : `cannot be read: ${err instanceof Error ? err.message : String(err)}`;
-    return { patterns: [], source, problem: `ASYNQLENS_ROUTING_FILE ${source} ${why}` };
-  }
-  const list = Array.isArray(parsed) ? parsed : (parsed as { patterns?: unknown } | null)?.patterns;
-  if (!Array.isArray(list) || !list.every((p) => typeof p === 'string')) {
-    return { patterns: [], source, problem: `ASYNQLENS_ROUTING_FILE ${source} must hold a JSON array of strings or { "patterns": [strings] }` };
-  }
-  try {
-    buildMux(list);
-  } catch (err) {
-    if (!isAsynqError(err)) throw err;
-    return { patterns: list, source, problem: `${err.message} (${String(err.details.field)} of ${source})` };
-  }
-  return { patterns: list, source, problem: null };
+  const f = await readRoutingGroups();
+  const patterns = [...new Set(f.groups.flatMap((g) => g.patterns))];
+  const first = f.problems[0];
+  const problem = first ? `ASYNQLENS_ROUTING_FILE ${first.file}${first.line === null ? '' : `:${first.line}`}: ${first.message}` : null;
+  return { patterns, source: f.source, problem };
 }

@@ -1,0 +1,74 @@
+import 'server-only';
+import { routingVerdicts, type FleetServer, type RoutingVerdict } from '@asynqlens/asynq';
+import type { RoutingProblemDto, RoutingVerdictDto, RoutingVerdictsDto, RoutingVerdictsQuery, WorkerGroupDto } from '@/lib/contract/routing-verdicts';
+import { readRoutingGroups } from '../config/routing-file';
+import { getInspector } from '../redis/client';
+import { shared } from '../cache/snapshot';
+import { iso } from '../dto/time';
+import { readRedisEvidence } from './routing-evidence';
+
+const toDto = (v: RoutingVerdict): RoutingVerdictDto => ({
+  queue: v.queue,
+  taskType: v.taskType,
+  verdict: v.verdict,
+  since: iso(v.since),
+  summary: v.summary,
+  evidence: v.evidence,
+  ...(v.emits ? { emits: v.emits } : {}),
+});
+
+/**
+ * What the routing file says that cannot be true of this fleet: a group naming a queue Redis
+ * does not have, a group no live server consumes for (an unknown group), patterns of a group
+ * that consumes no existing queue (they can never match a task). Under asynq's ServeMux every
+ * accepted pattern wins at least for the type equal to it, so within one group a pattern is
+ * only ever shadowed by its own repeat, which the file check reports as duplicate_pattern.
+ */
+function fleetProblems(file: string, groups: readonly WorkerGroupDto[], queues: ReadonlySet<string>, servers: readonly FleetServer[]): RoutingProblemDto[] {
+  const out: RoutingProblemDto[] = [];
+  const consumed = new Set(servers.flatMap((s) => Object.keys(s.queues)));
+  groups.forEach((g) => {
+    const field = `groups.${g.name}`;
+    const base = { file, line: null, group: g.name, field };
+    if (g.queues === null) return;
+    const missing = g.queues.filter((q) => !queues.has(q));
+    for (const q of missing) {
+      out.push({ ...base, rule: 'unknown_queue', pattern: null, message: `Group \`${g.name}\` consumes \`${q}\`, a queue Redis does not have (no task was ever enqueued to it).` });
+    }
+    const live = g.queues.filter((q) => queues.has(q));
+    if (live.length === 0) {
+      for (const p of g.patterns) {
+        out.push({ ...base, rule: 'never_matches', pattern: p, message: `Pattern \`${p}\` of group \`${g.name}\` can never match a task: the group consumes no existing queue.` });
+      }
+    }
+    if (g.queues.length > 0 && !g.queues.some((q) => consumed.has(q))) {
+      out.push({ ...base, rule: 'unknown_group', pattern: null, message: `No live server consumes any queue of group \`${g.name}\` (${g.queues.map((q) => `\`${q}\``).join(', ')}): the group is not known to run.` });
+    }
+  });
+  return out;
+}
+
+/**
+ * The routing verdicts of the fleet (verdict.ts has the rules), from Redis's evidence and the
+ * routing file's groups. Cost per request: the servers (shared snapshot, two round trips),
+ * SSCAN of the queue names (shared snapshot), a read of the routing file; the scans behind the
+ * evidence are shared and kept (routing-evidence.ts), never started per request. The engine
+ * itself is O(pairs × (groups + servers)) in memory.
+ */
+export async function getRoutingVerdicts(q: RoutingVerdictsQuery): Promise<RoutingVerdictsDto> {
+  const [file, ev, queueNames] = await Promise.all([
+    readRoutingGroups(),
+    readRedisEvidence(q.wait),
+    shared('routing:queue-names', () => getInspector().queueNames()),
+  ]);
+  const verdicts = routingVerdicts({ servers: ev.servers, notFound: ev.notFound, types: ev.types, groups: file.groups }, { queue: q.queue, taskType: q.type });
+  const problems = file.source ? [...file.problems, ...fleetProblems(file.source, file.groups, new Set(queueNames), ev.servers)] : [];
+  return {
+    verdicts: verdicts.map(toDto),
+    complete: ev.complete,
+    evidenceAt: iso(ev.readAt),
+    routingFile: file.source,
+    groups: file.groups,
+    problems,
+  };
+}
