@@ -82,7 +82,7 @@ export async function enqueueReplacingArchived(
     case -5:
       throw changed('not_in_archived_set', `task ${archivedId} says archived but is not in the archived set; nothing was deleted`, where);
     case -1:
-      throw await duplicateTask(redis, OP, msg.uniqueKey);
+      throw await duplicateTask(redis, OP, msg.uniqueKey, q);
     case 0:
       throw await taskIdConflict(redis, OP, q, o.taskId);
     default:

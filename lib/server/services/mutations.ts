@@ -8,6 +8,7 @@ import { DETAIL_PAYLOAD_LIMIT, toTaskDto } from '../dto/tasks';
 import { decodePayload } from '../dto/payload';
 import { getInspector } from '../redis/client';
 import { getQueue } from './queues';
+import { getRoutingVerdicts } from './routing-verdicts';
 
 function toOptions(o: EnqueueBody['options'], queue: string) {
   return {
@@ -83,8 +84,15 @@ export async function removeQueue(qname: string, force: boolean): Promise<undefi
   return undefined;
 }
 
-/** The lock and task-ID situation an enqueue would meet; a read, allowed read-only. */
+/**
+ * The lock and task-ID situation an enqueue would meet, and the routing verdict of its type on
+ * the queue (from the kept evidence, never waiting for a scan); a read, allowed read-only.
+ */
 export async function checkEnqueue(qname: string, body: z.infer<typeof enqueueCheckBodySchema>): Promise<EnqueueCheckDto> {
   const payload = decodePayload('payload', body.payload, body.payloadEncoding);
-  return getInspector().precheckEnqueue({ queue: qname, type: body.type, payload, unique: body.unique, taskId: body.taskId });
+  const [check, routing] = await Promise.all([
+    getInspector().precheckEnqueue({ queue: qname, type: body.type, payload, unique: body.unique, taskId: body.taskId }),
+    body.type.trim() === '' ? null : getRoutingVerdicts({ queue: qname, type: body.type, wait: 0 }),
+  ]);
+  return { ...check, routing: routing?.verdicts[0] ?? null };
 }
