@@ -13,6 +13,7 @@ import { liveSnapshotSchema } from '../../../lib/contract/live-snapshot';
 import { groupListSchema, historySchema, queueListSchema, queueStatsSchema } from '../../../lib/contract/queues';
 import { searchActResultSchema, searchPageSchema, searchPreviewSchema } from '../../../lib/contract/search';
 import { failuresSchema, handlerNotFoundSchema, rerunResultSchema, routingExplainSchema, routingPatternsSchema, taskTypesSchema } from '../../../lib/contract/triage';
+import { routingVerdictsSchema } from '../../../lib/contract/routing-verdicts';
 import { healthSchema, redisInfoSchema, schedulerEventsSchema, schedulerListSchema, serverListSchema } from '../../../lib/contract/servers';
 import { taskListSchema, taskSchema } from '../../../lib/contract/tasks';
 
@@ -46,6 +47,7 @@ const RULES: Rule[] = [
   ['GET', /^\/api\/task-types$/, taskTypesSchema],
   ['GET', /^\/api\/routing\/patterns$/, routingPatternsSchema],
   ['POST', /^\/api\/routing\/explain$/, routingExplainSchema],
+  ['GET', /^\/api\/routing\/verdicts$/, routingVerdictsSchema],
   ['GET', /^\/api\/failures$/, failuresSchema],
   ['GET', /^\/api\/handler-not-found$/, handlerNotFoundSchema],
   ['POST', /^\/api\/handler-not-found\/rerun$/, rerunResultSchema],
