@@ -4,12 +4,14 @@
  * step; a task that changed meanwhile, a wrong ID or hostile input changes nothing.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { keys as k } from '@/lib/asynq';
+import { createInspector, keys as k } from '@/lib/asynq';
 import type { AuditRecordDto } from '@/lib/contract/audit';
 import { MAX_PAYLOAD_BODY_BYTES } from '@/lib/server/dto/payload';
 import { callRoute, type Handler } from '../../support/call-route';
 import { useConsoleRoutes } from '../../support/console-routes';
+import { countCommands } from '../../support/command-counter';
 import { snapshot } from '../../support/redis-snapshot';
+import { testRedisUrl } from '../../support/test-redis';
 
 const DB = 113;
 const { redis, routes: r } = await useConsoleRoutes(DB, { env: { ASYNQLENS_AUDIT: 'on' } });
@@ -121,6 +123,51 @@ describe('when the task changed meanwhile, nothing is written and the answer say
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'duplicate_task', lock: { holderId: other.body.id } });
     expect(await queueKeys()).toEqual(before);
+  });
+});
+
+describe('racing another client', () => {
+  it('against a run of the same archived task from another connection: one wins, the other is refused, never both or a mix', async () => {
+    // `redis` is the test's own connection, apart from the console's: the run is another client.
+    const other = createInspector(redis);
+    const outcomes = { replaced: 0, ran: 0 };
+    for (let i = 0; i < 25; i++) {
+      const id = `race-${i}`;
+      await archived('q', { type: 'old', payload: 'before', options: { taskId: id } });
+      // The two start from 3 ms apart either way to together, so the run lands before, during or
+      // after the route's own steps.
+      const offset = (i % 7) - 3;
+      const after = <T,>(ms: number, f: () => Promise<T>) => new Promise((ok) => setTimeout(ok, ms)).then(f);
+      const [res, run] = await Promise.all([
+        after(Math.max(0, -offset), () => replace('q', { archivedId: id, type: 'new', payload: 'after', options: { taskId: id } })),
+        after(Math.max(0, offset), () => other.moveTask('q', id, 'run')).then(() => 'ran', (e: Error) => e.message),
+      ]);
+      const msgType = (await callRoute(r.task.GET, '/', { qname: 'q', taskId: id })).body.type;
+      if (res.status === 201) {
+        outcomes.replaced++;
+        expect(run, 'the run finds the task pending already').not.toBe('ran');
+        expect(msgType).toBe('new');
+      } else {
+        outcomes.ran++;
+        expect(run).toBe('ran');
+        expect(res.body.error).toMatchObject({ reason: 'not_archived', state: 'pending' });
+        expect(msgType).toBe('old');
+      }
+      expect(await redis.hget(k.taskKey('q', id), 'state')).toBe('pending');
+      expect((await redis.lrange(k.pendingKey('q'), 0, -1)).filter((x) => x === id)).toEqual([id]);
+    }
+    expect(await redis.zcard(k.archivedKey('q'))).toBe(0);
+    expect(outcomes.replaced + outcomes.ran).toBe(25);
+  });
+
+  it('costs one round trip: SADD asynq:queues and the script, pipelined', async () => {
+    await archived('q', { type: 't', options: { taskId: 'one' } });
+    await replace('q', { archivedId: 'one', type: 't', options: { taskId: 'warm-up-is-refused' } });
+    const { result, commands } = await countCommands(testRedisUrl(DB), DB, () => replace('q', { archivedId: 'one', type: 't', options: { taskId: 'one' } }));
+    expect(result.status).toBe(201);
+    // What follows is the audit record's write (MULTI, LPUSH, LTRIM, EXEC), not the action.
+    expect(commands.slice(0, 2)).toEqual(['sadd', 'evalsha']);
+    expect(commands.slice(2).every((c) => ['multi', 'lpush', 'ltrim', 'exec'].includes(c)), commands.join(' ')).toBe(true);
   });
 });
 
