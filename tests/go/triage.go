@@ -5,7 +5,10 @@ package main
 //
 //	triage-serve   a real asynq.Server whose mux registers exactly the patterns
 //	               given with --handle (each handler succeeds), so one run can
-//	               lack a type and a later run can have it. Prints READY, then
+//	               lack a type and a later run can have it (one worker group of
+//	               a fleet, or an older release of it). With --aggregate-into T
+//	               it runs a group aggregator turning each group into one task
+//	               of type T (--group-max-size, --group-grace-seconds). Prints READY, then
 //	               one JSON line per task handed to the mux; runs until stdin
 //	               EOF or SIGTERM.
 //	routing-match  reads a JSON array of { patterns, taskTypes } on stdin,
@@ -46,6 +49,9 @@ func runTriageServe(args []string) error {
 	queues := fs.String("queues", "default:1", "comma-separated name:priority")
 	retryDelay := fs.Int("retry-delay-seconds", 3600, "delay before every retry")
 	checkMs := fs.Int("delayed-check-ms", 200, "DelayedTaskCheckInterval in ms")
+	aggregateInto := fs.String("aggregate-into", "", "run a group aggregator emitting one task of this type per group")
+	maxSize := fs.Int("group-max-size", 0, "GroupMaxSize (0: no limit)")
+	grace := fs.Float64("group-grace-seconds", 1, "GroupGracePeriod in seconds (asynq minimum 1)")
 	var handle patternList
 	fs.Var(&handle, "handle", "a pattern to register with a succeeding handler (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -55,7 +61,7 @@ func runTriageServe(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := asynq.NewServer(rf.connOpt(), asynq.Config{
+	cfg := asynq.Config{
 		Concurrency: 4,
 		Queues:      qs,
 		RetryDelayFunc: func(int, error, *asynq.Task) time.Duration {
@@ -64,7 +70,16 @@ func runTriageServe(args []string) error {
 		DelayedTaskCheckInterval: time.Duration(*checkMs) * time.Millisecond,
 		ShutdownTimeout:          time.Second,
 		LogLevel:                 asynq.ErrorLevel,
-	})
+	}
+	if *aggregateInto != "" {
+		into := *aggregateInto
+		cfg.GroupAggregator = asynq.GroupAggregatorFunc(func(group string, tasks []*asynq.Task) *asynq.Task {
+			return asynq.NewTask(into, []byte(fmt.Sprintf("%s:%d", group, len(tasks))), asynq.Retention(time.Hour))
+		})
+		cfg.GroupMaxSize = *maxSize
+		cfg.GroupGracePeriod = time.Duration(*grace * float64(time.Second))
+	}
+	srv := asynq.NewServer(rf.connOpt(), cfg)
 	mux := asynq.NewServeMux()
 	var mu sync.Mutex
 	for _, p := range handle {

@@ -44,7 +44,7 @@ export function parseRoutingGroups(file: string, text: string): RoutingGroups {
 
 function readGroups(parsed: unknown, problems: Problem[]): WorkerGroupDto[] {
   const shape = (field: string, message: string, group: string | null = null) => problems.push({ rule: 'shape', field, group, pattern: null, message });
-  if (Array.isArray(parsed)) return [group({ name: SINGLE_LIST_GROUP, queues: null, patterns: parsed }, '', problems, true)].filter(isGroup);
+  if (Array.isArray(parsed)) return [group({ name: SINGLE_LIST_GROUP, queues: null, patterns: parsed }, '', problems, '')].filter(isGroup);
   if (typeof parsed !== 'object' || parsed === null) {
     shape('', 'The routing file must hold { "groups": [...] }, { "patterns": [...] } or an array of patterns.');
     return [];
@@ -55,7 +55,7 @@ function readGroups(parsed: unknown, problems: Problem[]): WorkerGroupDto[] {
       shape('', 'The routing file must hold { "groups": [...] }, { "patterns": [...] } or an array of patterns.');
       return [];
     }
-    return [group({ name: SINGLE_LIST_GROUP, queues: null, patterns: o.patterns }, '', problems, true)].filter(isGroup);
+    return [group({ name: SINGLE_LIST_GROUP, queues: null, patterns: o.patterns }, '', problems, 'patterns')].filter(isGroup);
   }
   if (!Array.isArray(o.groups)) {
     shape('groups', '`groups` must be an array of { name, queues, patterns }.');
@@ -79,7 +79,7 @@ function readGroups(parsed: unknown, problems: Problem[]): WorkerGroupDto[] {
       return;
     }
     names.add(r.name);
-    const parsedGroup = group({ name: r.name, queues: r.queues, patterns: r.patterns, emits: r.emits }, field, problems, false);
+    const parsedGroup = group({ name: r.name, queues: r.queues, patterns: r.patterns, emits: r.emits }, field, problems, `${field}.patterns`);
     if (parsedGroup) out.push(parsedGroup);
   });
   return out;
@@ -89,12 +89,13 @@ const isGroup = (g: WorkerGroupDto | null): g is WorkerGroupDto => g !== null;
 
 function strings(v: unknown, field: string, group: string, problems: Problem[]): string[] | null {
   if (!Array.isArray(v)) {
-    problems.push({ rule: 'shape', field, group, pattern: null, message: `${field} of group \`${group}\` must be an array of strings.` });
+    problems.push({ rule: 'shape', field, group, pattern: null, message: `${field || 'the list'} of group \`${group}\` must be an array of strings.` });
     return null;
   }
   return v.flatMap((x, i) => {
     if (typeof x === 'string') return [x];
-    problems.push({ rule: 'shape', field: `${field}.${i}`, group, pattern: null, message: `${field}.${i} of group \`${group}\` must be a string; it is left out.` });
+    const at = field === '' ? String(i) : `${field}.${i}`;
+    problems.push({ rule: 'shape', field: at, group, pattern: null, message: `Entry ${at} of group \`${group}\` must be a string; it is left out.` });
     return [];
   });
 }
@@ -103,10 +104,10 @@ function group(
   raw: { name: string; queues: unknown; patterns: unknown; emits?: unknown },
   field: string,
   problems: Problem[],
-  singleList: boolean,
+  /** Where the pattern list is: '' for a file that is only the list. */
+  pField: string,
 ): WorkerGroupDto | null {
   const at = (k: string) => (field === '' ? k : `${field}.${k}`);
-  const pField = singleList && field === '' && Array.isArray(raw.patterns) ? '' : at('patterns');
   if (!strings(raw.patterns, pField, raw.name, problems)) return null;
   const queues = raw.queues === undefined || raw.queues === null ? null : strings(raw.queues, at('queues'), raw.name, problems);
   if (queues === null && raw.queues !== undefined && raw.queues !== null) return null;
@@ -116,10 +117,11 @@ function group(
   (raw.patterns as unknown[]).forEach((p, i) => {
     if (typeof p !== 'string') return;
     const f = pField === '' ? String(i) : `${pField}.${i}`;
+    const where = `pattern ${i} of group \`${raw.name}\``;
     if (GO_BLANK.test(p)) {
-      problems.push({ rule: 'invalid_pattern', field: f, group: raw.name, pattern: p, message: `asynq: invalid pattern (${f} of group \`${raw.name}\` is blank); left out.` });
+      problems.push({ rule: 'invalid_pattern', field: f, group: raw.name, pattern: p, message: `asynq: invalid pattern (${where} is blank); left out.` });
     } else if (seen.has(p)) {
-      problems.push({ rule: 'duplicate_pattern', field: f, group: raw.name, pattern: p, message: `asynq: multiple registrations for ${p} (${f} of group \`${raw.name}\`); the repeat is left out.` });
+      problems.push({ rule: 'duplicate_pattern', field: f, group: raw.name, pattern: p, message: `asynq: multiple registrations for ${p} (${where}); the repeat is left out.` });
     } else {
       seen.add(p);
       patterns.push(p);

@@ -88,9 +88,9 @@ export async function seedFailed(redis: RedisClient, s: FailedSeed): Promise<Tas
 }
 
 /** A live server heartbeat listening on `queues` (expires in 30 s). */
-export async function seedServer(redis: RedisClient, serverId: string, queues: Record<string, number>, host = 'worker-1', pid = 42): Promise<void> {
+export async function seedServer(redis: RedisClient, serverId: string, queues: Record<string, number>, host = 'worker-1', pid = 42, startedAt = new Date()): Promise<void> {
   const key = k.serverInfoKey(host, pid, serverId);
-  const info = { host, pid, serverId, concurrency: 10, queues, strictPriority: false, status: 'active', startedAt: new Date(), activeWorkerCount: 0 };
+  const info = { host, pid, serverId, concurrency: 10, queues, strictPriority: false, status: 'active', startedAt, activeWorkerCount: 0 };
   await redis.setex(key, 30, Buffer.from(encodeServerInfo(info)));
   await redis.zadd(k.ALL_SERVERS, nowSec() + 30, key);
 }

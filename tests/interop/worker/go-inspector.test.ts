@@ -5,7 +5,9 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, Inspector, Scheduler, Server, ServeMux } from '@asynqlens/asynq';
-import { taskKey } from '@asynqlens/asynq/keys';
+import { BinaryReader } from '@bufbuild/protobuf/wire';
+import { PUBLISHED_PATTERNS_FIELD } from '@asynqlens/asynq';
+import { serverInfoKey, taskKey } from '@asynqlens/asynq/keys';
 import { openTestRedis } from '../../support/test-redis';
 import { waitFor } from '../../support/wait-for';
 import type { GoDump } from '../go-dump';
@@ -81,6 +83,18 @@ describe.skipIf(asynqGo.noGo)('Go Inspector sees our server', () => {
     expect(critical.deadline - critical.startedAt).toBeLessThanOrEqual(600);
     // Go reads our start times and deadlines with their sub-second part, as our inspector does.
     const ours = (await new Inspector(redis).servers()).find((x) => x.serverId === server.id.serverId)!;
+    // The record Go just read publishes the mux's patterns as a field Go's schema lacks.
+    expect(ours.patterns).toEqual(['image:resize']);
+    const raw = (await redis.getBuffer(serverInfoKey(server.id.host, server.id.pid, server.id.serverId)))!;
+    const fields: number[] = [];
+    for (const r = new BinaryReader(raw); r.pos < r.len; ) {
+      const [no, wireType] = r.tag();
+      fields.push(no);
+      r.skip(wireType, no);
+    }
+    // asynq's fields (1–9, defaults omitted), then ours.
+    expect(fields.filter((n) => n > 9)).toEqual([PUBLISHED_PATTERNS_FIELD]);
+    expect(fields.at(-1)).toBe(PUBLISHED_PATTERNS_FIELD);
     expect(dump.startedAtNanos, 'sub-second part of the start time').toBeGreaterThan(0);
     expect(goMs(dump.startedAt, dump.startedAtNanos)).toBe(ours.startedAt!.getTime());
     for (const w of workers) {

@@ -12,6 +12,7 @@ import {
   encodeTaskMessage,
   encodeWorkerInfo,
 } from '@/lib/asynq/codec';
+import { PUBLISHED_PATTERNS_FIELD } from '@/lib/asynq/published-patterns';
 import { SchedulerEnqueueEventSchema, SchedulerEntrySchema, ServerInfoSchema, WorkerInfoSchema } from '@/lib/asynq/proto/gen/asynq_pb';
 import type { TaskMessage } from '@/lib/asynq';
 
@@ -93,5 +94,20 @@ describe('TaskMessage codec', () => {
     const worker = fromBinary(WorkerInfoSchema, encodeWorkerInfo({ host: 'h', pid: 1, serverId: 's', taskId: 't', taskType: 'x', taskPayload: new Uint8Array(), queue: 'q', startedAt: at, deadline: at }));
     expect([worker.startTime, worker.deadline]).toMatchObject([ms, ms]);
     expect(fromBinary(SchedulerEnqueueEventSchema, encodeSchedulerEnqueueEvent('t', at)).enqueueTime).toMatchObject(ms);
+  });
+
+  it('publishes a server\u2019s patterns as a field asynq\u2019s ServerInfo does not define, and reads them back', () => {
+    const base = { host: 'h', pid: 1, serverId: 's', concurrency: 1, queues: { q: 1 }, strictPriority: false, status: 'active', startedAt: at, activeWorkerCount: 0 };
+    const patterns = ['email:', 'quote"in', 'é:日本', ''];
+    const bytes = encodeServerInfo({ ...base, patterns });
+    // The known fields decode exactly as without the patterns; the patterns are an unknown field.
+    const m = fromBinary(ServerInfoSchema, bytes);
+    expect(toBinary(ServerInfoSchema, m, { writeUnknownFields: false })).toEqual(encodeServerInfo(base));
+    expect(m.$unknown?.map((u) => u.no)).toEqual(patterns.map(() => PUBLISHED_PATTERNS_FIELD));
+    expect(decodeServerInfo(bytes)).toEqual({ ...base, patterns });
+    // Nothing published: no field, and no `patterns` key.
+    expect(fromBinary(ServerInfoSchema, encodeServerInfo(base)).$unknown).toBeUndefined();
+    expect('patterns' in decodeServerInfo(encodeServerInfo(base))).toBe(false);
+    expect(encodeServerInfo({ ...base, patterns: [] })).toEqual(encodeServerInfo(base));
   });
 });
