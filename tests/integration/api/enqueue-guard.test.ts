@@ -71,6 +71,16 @@ describe('a refusal by an archived task names it', () => {
     });
   });
 
+  it('reads no msg over 1 MiB to describe it: the task and its archive time are still named', async () => {
+    const m = newTaskMessage({ type: 'big', queue: 'billing', id: 'big-1', payload: Buffer.alloc(1024 * 1024 + 1, 7), errorMsg: 'boom' });
+    await seedZset(redis, 'archived', m, 1_790_000_100);
+    const res = await post(r.tasks.POST, { qname: 'billing' }, { type: 'big', options: { taskId: 'big-1' } });
+    expect(res.body.error.existing).toEqual({
+      id: 'big-1', queue: 'billing', state: 'archived',
+      archived: { archivedAt: new Date(1_790_000_100_000).toISOString(), type: '', lastError: '', lastFailedAt: null },
+    });
+  });
+
   it('duplicate_task: the lock holder, its state, and the same description when it is archived', async () => {
     const lock = k.uniqueKey('billing', 'invoice:send', Buffer.from('p'));
     const m = newTaskMessage({ type: 'invoice:send', queue: 'billing', id: 'holder', uniqueKey: lock, errorMsg: 'boom' });
