@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createRedis } from '../lib/asynq/redis';
 import { standaloneBuildIsFresh } from './support/standalone-build';
 import { startRedisServer } from './support/redis-server';
-import { startDemoApp } from './demo/app';
+import { DEMO_QUEUES, startDemoApp } from './demo/app';
 import { demoMux } from './demo/handlers';
 import { census, describe, missing } from './demo/check';
 import { seedSampleData } from './demo/sample-data';
@@ -52,9 +52,11 @@ async function main(): Promise<void> {
 
   let app: ChildProcess | null = null;
   if (web) {
-    // The routing page starts from the patterns the demo's workers register.
+    // The fleet's worker group as a routing file declares it: the queues the current release
+    // consumes and the patterns it registers (the older release publishes its own).
     const routingFile = join(redis.dir, 'routing.json');
-    writeFileSync(routingFile, JSON.stringify({ patterns: demoMux(client).patterns() }));
+    const shop = { name: 'shop', queues: Object.keys(DEMO_QUEUES), patterns: demoMux(client).patterns(), emits: ['notify:batch'] };
+    writeFileSync(routingFile, JSON.stringify({ groups: [shop] }, null, 2));
     // The product's own launcher, run as a program (not through npm) so a signal reaches the
     // server itself. The demo is a private sandbox: no login, and so loopback only.
     app = spawn(join(root, 'bin', 'asynqlens.mjs'), ['--auth', 'none', '--host', '127.0.0.1', '--port', String(port)], {

@@ -1,15 +1,17 @@
 /**
  * The demo application: a shop's task server (our TypeScript server, asynq semantics) on five
- * queues, a periodic scheduler, client loops, and a second worker that crashes now and then.
+ * queues, a periodic scheduler, client loops, a second worker that crashes now and then, and an
+ * older release of the server still consuming `low` without one handler (old-release.ts).
  * Returns a stop function that shuts everything down in order.
  */
 import type { Redis } from 'ioredis';
 import { json, newTaskMessage } from '../../lib/asynq/testutil/factories';
 import { seedActive } from '../../lib/asynq/testutil/seed';
-import { CanceledError, ErrLeaseExpired, Server, defaultRetryDelay } from '../../lib/asynq/worker';
+import { CanceledError, ErrLeaseExpired, Server, defaultRetryDelay, type ServerConfig } from '../../lib/asynq/worker';
 import { Scheduler } from '../../lib/asynq/worker/scheduler/scheduler';
 import { startCrashyWorker } from './crashy';
 import { demoMux } from './handlers';
+import { startOldRelease } from './old-release';
 import { startProducers, type ClientStats } from './producers';
 
 export const DEMO_QUEUES = { critical: 6, default: 3, webhooks: 2, low: 1, notifications: 1 };
@@ -28,7 +30,7 @@ export async function startDemoApp(redis: Redis, redisUrl: string): Promise<Demo
     await seedActive(redis, newTaskMessage({ type: 'video:transcode', queue: 'low', retry: 3, payload: json({ videoId: 90 + i, preset: '4k' }) }), now - 120);
   }
   const errors = { info: () => {}, warn: () => {}, error: (m: string) => console.error(`  demo server: ${m}`) };
-  const server = new Server(redis, {
+  const config: ServerConfig = {
     concurrency: 8,
     queues: DEMO_QUEUES,
     // asynq's default delay starts at 15–45 s and grows to days; a demo must move faster.
@@ -47,7 +49,8 @@ export async function startDemoApp(redis: Redis, redisUrl: string): Promise<Demo
     groupMaxSize: 8,
     groupMaxDelayMs: 30_000,
     logger: errors,
-  });
+  };
+  const server = new Server(redis, config);
   await server.start(demoMux(redis));
 
   const scheduler = new Scheduler(redis, { logger: errors });
@@ -57,6 +60,8 @@ export async function startDemoApp(redis: Redis, redisUrl: string): Promise<Demo
 
   const producers = startProducers(redis);
   const crashy = startCrashyWorker(redisUrl);
+  // DEMO_OLD_RELEASE_SECONDS (default 600): how long the older release keeps failing rollups.
+  const oldRelease = startOldRelease(redis, { ...config, concurrency: 2, queues: { low: 1 }, logger: { ...errors, error: () => {} } }, Number(process.env.DEMO_OLD_RELEASE_SECONDS ?? 600));
 
   return {
     server,
@@ -64,6 +69,7 @@ export async function startDemoApp(redis: Redis, redisUrl: string): Promise<Demo
     async stop() {
       producers.stop();
       crashy.stop();
+      await oldRelease.stop();
       await scheduler.shutdown().catch(() => {});
       await server.shutdown();
     },

@@ -221,10 +221,12 @@ function pairsOf(ix: FleetIndex, queue: string | undefined): [string, string][] 
 
 /**
  * Every (queue, type) the evidence mentions, on `opts.queue` when given, or just
- * (`opts.queue`, `opts.taskType`) when both are. Sorted by queue, then type.
+ * (`opts.queue`, `opts.taskType`) when both are. Sorted by queue, then type. Takes the evidence,
+ * or its index when the caller keeps one (indexing is O(evidence); one pair is then O(groups +
+ * servers on the queue)).
  */
-export function routingVerdicts(ev: FleetEvidence, opts: { queue?: string | undefined; taskType?: string | undefined } = {}): RoutingVerdict[] {
-  const ix = indexFleet(ev);
+export function routingVerdicts(ev: FleetEvidence | FleetIndex, opts: { queue?: string | undefined; taskType?: string | undefined } = {}): RoutingVerdict[] {
+  const ix = 'serversOn' in ev ? ev : indexFleet(ev);
   if (opts.queue !== undefined && opts.taskType !== undefined) return [verdictOf(ix, opts.queue, opts.taskType)];
   const pairs = pairsOf(ix, opts.queue).filter(([, t]) => opts.taskType === undefined || t === opts.taskType);
   return pairs.map(([q, t]) => verdictOf(ix, q, t));

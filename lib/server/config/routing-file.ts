@@ -25,8 +25,15 @@ export async function readRoutingGroups(): Promise<RoutingFile> {
     const message = `${source} cannot be read: ${err instanceof Error ? err.message : String(err)}`;
     return { source, groups: [], problems: [{ file: source, line: null, rule: 'unreadable', field: '', group: null, pattern: null, message }] };
   }
-  return { source, ...parseRoutingGroups(source, text) };
+  if (lastParse?.source !== source || lastParse.text !== text) lastParse = { source, text, parsed: parseRoutingGroups(source, text) };
+  return { source, ...lastParse.parsed };
 }
+
+/**
+ * The last file parsed: an unchanged file gives the same group objects, so what is derived from
+ * them (each group's ServeMux, the verdicts' index) is built once, not per request.
+ */
+let lastParse: { source: string; text: string; parsed: RoutingGroups } | null = null;
 
 /**
  * Every pattern the routing file declares, across its groups (each once, in file order), for

@@ -35,6 +35,14 @@ export function forgetVerdictEvidence(): void {
   kept.types = null;
 }
 
+const fleetServers = new WeakMap<readonly ServerWithWorkers[], FleetServer[]>();
+/** The snapshot's servers as the engine takes them; the same snapshot gives the same array. */
+function fleetServersOf(list: readonly ServerWithWorkers[]): FleetServer[] {
+  let out = fleetServers.get(list);
+  if (!out) fleetServers.set(list, (out = list.map(toFleetServer)));
+  return out;
+}
+
 export const toFleetServer = (s: ServerWithWorkers): FleetServer => ({
   host: s.host,
   pid: s.pid,
@@ -76,7 +84,7 @@ export async function readRedisEvidence(waitMs: number): Promise<RedisEvidence> 
   ]);
   const complete = kept.notFound !== null && kept.types !== null;
   return {
-    servers: servers.map(toFleetServer),
+    servers: fleetServersOf(servers),
     notFound: kept.notFound?.value ?? [],
     types: kept.types?.value ?? [],
     complete,

@@ -1,5 +1,5 @@
 import 'server-only';
-import { routingVerdicts, type FleetServer, type RoutingVerdict } from '@asynqlens/asynq';
+import { indexFleet, routingVerdicts, type FleetEvidence, type FleetIndex, type FleetServer, type NotFoundSpan, type RoutingVerdict, type TypeSeen } from '@asynqlens/asynq';
 import type { RoutingProblemDto, RoutingVerdictDto, RoutingVerdictsDto, RoutingVerdictsQuery, WorkerGroupDto } from '@/lib/contract/routing-verdicts';
 import { readRoutingGroups } from '../config/routing-file';
 import { getInspector } from '../redis/client';
@@ -16,6 +16,26 @@ const toDto = (v: RoutingVerdict): RoutingVerdictDto => ({
   evidence: v.evidence,
   ...(v.emits ? { emits: v.emits } : {}),
 });
+
+/**
+ * The evidence's index, kept while its parts are the same objects (the kept scan results, the
+ * shared server snapshot, the unchanged routing file): a one-pair answer (task detail, the
+ * enqueue pre-check) then costs microseconds, however many pairs the fleet has.
+ */
+let lastIndex: { parts: unknown[]; ix: FleetIndex; all?: RoutingVerdictDto[] } | null = null;
+
+/** Every verdict of the kept index, computed once per index (about 40 µs a pair). */
+function allVerdicts(ix: FleetIndex): RoutingVerdictDto[] {
+  if (lastIndex?.ix !== ix) return routingVerdicts(ix).map(toDto);
+  return (lastIndex.all ??= routingVerdicts(ix).map(toDto));
+}
+function indexOf(...parts: Parameters<typeof fleetOf>): FleetIndex {
+  if (lastIndex && lastIndex.parts.every((p, i) => p === parts[i])) return lastIndex.ix;
+  const ix = indexFleet(fleetOf(...parts));
+  lastIndex = { parts, ix };
+  return ix;
+}
+const fleetOf = (servers: FleetServer[], notFound: NotFoundSpan[], types: TypeSeen[], groups: WorkerGroupDto[]): FleetEvidence => ({ servers, notFound, types, groups });
 
 /**
  * What the routing file says that cannot be true of this fleet: a group naming a queue Redis
@@ -61,10 +81,11 @@ export async function getRoutingVerdicts(q: RoutingVerdictsQuery): Promise<Routi
     readRedisEvidence(q.wait),
     shared('routing:queue-names', () => getInspector().queueNames()),
   ]);
-  const verdicts = routingVerdicts({ servers: ev.servers, notFound: ev.notFound, types: ev.types, groups: file.groups }, { queue: q.queue, taskType: q.type });
+  const ix = indexOf(ev.servers, ev.notFound, ev.types, file.groups);
+  const verdicts = q.type !== undefined ? routingVerdicts(ix, { queue: q.queue, taskType: q.type }).map(toDto) : allVerdicts(ix).filter((v) => q.queue === undefined || v.queue === q.queue);
   const problems = file.source ? [...file.problems, ...fleetProblems(file.source, file.groups, new Set(queueNames), ev.servers)] : [];
   return {
-    verdicts: verdicts.map(toDto),
+    verdicts,
     complete: ev.complete,
     evidenceAt: iso(ev.readAt),
     routingFile: file.source,
