@@ -44,9 +44,9 @@ export function ArchivedTaskInTheWay({ queue, id, archived, holds, onReplace, pe
   return (
     <div data-testid="archived-in-the-way" className="mt-1 flex flex-col gap-1 border-t border-danger/20 pt-2">
       <span>
-        The {holds === 'id' ? 'task with this ID' : 'lock holder'} is archived: {task}
-        {archived.type && <> (<code className="font-mono text-xs"><SafeText text={archived.type} /></code>)</>} in <strong><SafeText text={queue} /></strong>
-        {archived.archivedAt && <>, archived <LocalTime iso={archived.archivedAt} /></>}.
+        {holds === 'id' ? 'That task is archived' : <>The holder is archived: {task} in <strong><SafeText text={queue} /></strong></>}
+        {archived.type && <> (<code className="font-mono text-xs"><SafeText text={archived.type} /></code>)</>}
+        {archived.archivedAt && <>, since <LocalTime iso={archived.archivedAt} /></>}.
       </span>
       {archived.lastError && (
         <span className="text-xs">

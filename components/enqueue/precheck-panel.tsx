@@ -48,7 +48,7 @@ function TaskIdRow({ id, queue }: { id: NonNullable<EnqueueCheckDto['taskId']>; 
   if (!id.taken) return <span><Badge tone="green">free</Badge> <code className="font-mono text-xs break-all"><SafeText text={id.id} /></code></span>;
   return (
     <span data-testid="precheck-task-id">
-      <Badge tone="red">taken</Badge> by a {id.state ?? 'task'} task:{' '}
+      <Badge tone="red">taken</Badge> by {id.state ? `${/^[aeiou]/.test(id.state) ? 'an' : 'a'} ${id.state}` : 'a'} task:{' '}
       <Link href={paths.task(queue, id.id)} className="font-mono text-xs break-all text-accent hover:underline">{id.id}</Link>
       <span className="text-muted"> — refused (task_id_conflict)</span>
     </span>

@@ -65,7 +65,8 @@ const specs: Spec[] = [
       await fillTask(page, { type: 'e2e:gone', payload: '{"again":1}', taskId: id });
       assert.match(await submit(page), /Refused: task_id_conflict/);
       const block = page.getByTestId('archived-in-the-way');
-      await block.getByRole('link', { name: id }).waitFor();
+      await page.getByTestId('enqueue-outcome').getByRole('link', { name: id }).first().waitFor();
+      await block.getByText('That task is archived', { exact: false }).waitFor();
       assert.equal(await block.getByTestId('archived-last-error').innerText(), LAST_ERROR);
       await block.getByRole('button', { name: 'Delete the archived task and enqueue…' }).click();
       const dialog = page.getByRole('dialog');
@@ -84,7 +85,9 @@ const specs: Spec[] = [
       await page.goto(paths.enqueue({ queue: ENQUEUE_QUEUE }));
       await fillTask(page, { type: 'e2e:locked', payload, uniqueTtl: '1h' });
       assert.match(await submit(page), /Refused: duplicate_task/);
-      await page.getByTestId('archived-in-the-way').getByRole('button', { name: 'Delete the archived holder and enqueue…' }).click();
+      const held = page.getByTestId('archived-in-the-way');
+      await held.getByRole('link', { name: holder }).waitFor();
+      await held.getByRole('button', { name: 'Delete the archived holder and enqueue…' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Delete and enqueue' }).click();
       const fresh = await newTaskId(page);
       assert.notEqual(fresh, holder);
