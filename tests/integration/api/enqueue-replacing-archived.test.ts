@@ -49,7 +49,7 @@ describe('delete the archived task and enqueue', () => {
     expect(await redis.lrange(k.pendingKey('q'), 0, -1)).toEqual(['job-1']);
     expect(await redis.hget(k.taskKey('q', 'job-1'), 'state')).toBe('pending');
     const [rec] = await records();
-    expect(rec).toMatchObject({ action: 'delete-archived-and-enqueue', target: { queue: 'q', archivedId: 'job-1', type: 'new' }, status: 201, code: null });
+    expect(rec).toMatchObject({ action: 'delete-archived-and-enqueue', target: { queue: 'q', archivedId: 'job-1', type: 'new' }, status: 201, code: null, count: 1 });
   });
 
   it('frees a unique lock held by an archived task (duplicate_task) and enqueues under a new ID', async () => {
