@@ -94,6 +94,7 @@ export const apiPaths = underBasePath({
   search: (filter: QueryPairs, page: { cursor?: string | null; size?: number }) => withPairs('/api/tasks/search', filter, page),
   searchAct: () => '/api/tasks/search/act',
   enqueue: (qname: string) => `/api/queues/${seg(qname)}/tasks`,
+  enqueueReplacingArchived: (qname: string) => `/api/queues/${seg(qname)}/enqueue-replacing-archived`,
   enqueueCheck: (qname: string) => `/api/queues/${seg(qname)}/enqueue-check`,
   enqueueBatch: () => '/api/enqueue-batch',
   /** GET a page (`cursor`) or one lock (`key`); DELETE releases `key` while `holder` holds it. */

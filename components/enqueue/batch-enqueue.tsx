@@ -9,6 +9,7 @@ import { Panel } from '@/components/ui/panel';
 import { useEnqueueBatch } from '@/lib/query/enqueue';
 import { parseBatchLines } from './batch-lines';
 import { BatchResults } from './batch-results';
+import { BatchVerdicts } from './batch-verdicts';
 import { sendBatch, type LineResult } from './batch-send';
 
 const EXAMPLE = [
@@ -60,6 +61,7 @@ export function BatchEnqueue({ defaultQueue, readOnly }: { defaultQueue: string;
               {m.isPending ? 'Enqueueing…' : `Enqueue ${lines.toLocaleString('en-US')} ${lines === 1 ? 'line' : 'lines'}`}
             </Button>
           </div>
+          <BatchVerdicts text={text} defaultQueue={queue} />
           {failure && <p role="alert" className="text-xs text-danger">{failure}</p>}
         </div>
       </Panel>

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Icon } from '@/components/ui/icons';
 import { Panel } from '@/components/ui/panel';
 import { isApiError } from '@/lib/query/fetcher';
-import { useEnqueue } from '@/lib/query/enqueue';
+import { useEnqueue, useEnqueueReplacingArchived } from '@/lib/query/enqueue';
 import { fieldOf, toEnqueueRequest, type EnqueueDraft, type FieldErrors } from './enqueue-draft';
 import { EnqueueOutcome } from './enqueue-outcome';
 import { OptionsFields } from './options-fields';
@@ -25,6 +25,11 @@ export function EnqueueForm({ initial, readOnly }: { initial: EnqueueDraft; read
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<FieldErrors>({});
   const m = useEnqueue();
+  // The refused enqueue again, with the archived task in its way deleted in the same step.
+  const r = useEnqueueReplacingArchived();
+  const replace = (archivedId: string) => {
+    if (m.variables) r.mutate({ queue: m.variables.queue, body: { ...m.variables.body, archivedId } });
+  };
   const set = (patch: Partial<EnqueueDraft>) => {
     setDraft((d) => ({ ...d, ...patch }));
     setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !(k in patch) && k !== 'form')));
@@ -34,6 +39,7 @@ export function EnqueueForm({ initial, readOnly }: { initial: EnqueueDraft; read
     const built = toEnqueueRequest(draft);
     if (!built.ok) return setErrors(built.errors);
     setErrors({});
+    r.reset();
     m.mutate(built, {
       onError: (err) => {
         if (isApiError(err) && err.code === 'invalid_argument') setErrors({ [fieldOf(err.details.field)]: withoutField(err.message, err.details.field) });
@@ -65,7 +71,12 @@ export function EnqueueForm({ initial, readOnly }: { initial: EnqueueDraft; read
             {errors.form ?? 'Not enqueued: fix the field marked in red.'}
           </p>
         )}
-        {!fieldError && <EnqueueOutcome queue={m.variables?.queue ?? draft.queue} data={m.data} error={m.error} at={m.submittedAt} />}
+        {!fieldError && (r.isIdle || r.isPending ? (
+          <EnqueueOutcome queue={m.variables?.queue ?? draft.queue} data={m.data} error={m.error} at={m.submittedAt}
+            onReplace={readOnly === false ? replace : undefined} replacing={r.isPending} />
+        ) : (
+          <EnqueueOutcome queue={r.variables?.queue ?? draft.queue} data={r.data} error={r.error} at={r.submittedAt} onReplace={undefined} replacing={r.isPending} />
+        ))}
         <Button type="submit" variant="primary" disabled={readOnly !== false || m.isPending} className="h-9">
           <Icon name={scheduled ? 'clock' : 'plus'} size={13} />
           {m.isPending ? 'Enqueueing…' : scheduled ? 'Schedule' : 'Enqueue'}

@@ -24,7 +24,7 @@ export function EnqueueView() {
     <>
       <PageHeader
         title="Enqueue"
-        meta={<span>Written exactly as a Go client writes it; the pre-check shows the unique lock and task ID before you press the button.</span>}
+        meta={<span>Written exactly as a Go client writes it; the pre-check shows the unique lock, the task ID and whether the fleet handles the type before you press the button.</span>}
       />
       <div className="border-b border-line">
         <Tabs

@@ -15,7 +15,7 @@ import { enqueueCheckQuery, type EnqueueCheckInput } from '@/lib/query/enqueue';
 import { usePollInterval } from '@/lib/query/use-poll-interval';
 import { formatDuration } from '@/lib/utils';
 import type { EnqueueDraft } from './enqueue-draft';
-import { useRouteRow } from './route-row';
+import { EnqueueVerdict } from './enqueue-verdict';
 import { SafeText } from '@/components/ui/safe-text';
 
 /** What the pre-check needs from the draft; null while the draft cannot be checked yet. */
@@ -48,7 +48,7 @@ function TaskIdRow({ id, queue }: { id: NonNullable<EnqueueCheckDto['taskId']>; 
   if (!id.taken) return <span><Badge tone="green">free</Badge> <code className="font-mono text-xs break-all"><SafeText text={id.id} /></code></span>;
   return (
     <span data-testid="precheck-task-id">
-      <Badge tone="red">taken</Badge> by a {id.state ?? 'task'} task:{' '}
+      <Badge tone="red">taken</Badge> by {id.state ? `${/^[aeiou]/.test(id.state) ? 'an' : 'a'} ${id.state}` : 'a'} task:{' '}
       <Link href={paths.task(queue, id.id)} className="font-mono text-xs break-all text-accent hover:underline">{id.id}</Link>
       <span className="text-muted"> — refused (task_id_conflict)</span>
     </span>
@@ -57,7 +57,7 @@ function TaskIdRow({ id, queue }: { id: NonNullable<EnqueueCheckDto['taskId']>; 
 
 /**
  * "Before you press the button": the unique key this enqueue would use and who holds that lock
- * now, and whether its task ID is free. Re-read as the form changes (debounced) and on the poll.
+ * now, whether its task ID is free, and the fleet's routing verdict of its type on the queue. Re-read as the form changes (debounced) and on the poll.
  * Only advice: another client may enqueue in between.
  */
 export function PrecheckPanel({ draft }: { draft: EnqueueDraft }) {
@@ -65,7 +65,6 @@ export function PrecheckPanel({ draft }: { draft: EnqueueDraft }) {
   const poll = usePollInterval();
   const q = useQuery({ ...enqueueCheckQuery(input?.queue ?? '', input?.body ?? { type: '' }), enabled: input !== null, ...poll });
   const data = input ? q.data : undefined;
-  const route = useRouteRow(input?.body.type ?? '');
   return (
     <Panel title={<span className="flex items-center gap-2">Pre-check {q.isFetching && <span className="text-xs font-normal text-subtle">checking…</span>}</span>} aria-label="Pre-check">
       {!input ? (
@@ -79,7 +78,7 @@ export function PrecheckPanel({ draft }: { draft: EnqueueDraft }) {
  : <span key="k" className="text-muted">not unique: no lock is taken</span>],
             ...(data?.lock ? [['Lock now', <LockRow key="l" lock={data.lock} queue={input.queue} fetchedAt={q.dataUpdatedAt} />] as [string, ReactNode]] : []),
             ['Task ID', data?.taskId ? <TaskIdRow key="t" id={data.taskId} queue={input.queue} /> : <span key="t" className="text-muted">a new random UUID</span>],
-            ...(route ? [route] : []),
+            ...(data?.routing ? [['Handler', <EnqueueVerdict key="v" v={data.routing} />] as [string, ReactNode]] : []),
           ]}
         />
       )}

@@ -53,6 +53,7 @@ export {
 export type { ServerConfig, Handler, HandlerFunc, HandlerObject, Middleware, Task, TaskContext, ResultWriter, GroupAggregator, Logger, RetryDelayFunc } from './worker';
 export { Scheduler, type SchedulerOptions } from './worker/scheduler/scheduler';
 export { precheckEnqueue, type EnqueuePrecheck } from './client/precheck';
+export { enqueueReplacingArchived } from './client/enqueue-replacing-archived';
 export { createFailureScan, type FailureScan, type FailureScanOptions, type FailureScanProgress, type FailureScanPhase } from './triage/failure-scan';
 export { SAMPLE_IDS, MAX_GROUPS, type FailureGroup, type NotFoundGroup, type FailedState } from './triage/failure-groups';
 export { createTypeCensus, MAX_TYPES, type TypeCensus, type TypeCensusOptions, type TypeCensusReport, type TypeCount } from './triage/type-census';

@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { batchItemQueueName, bytesEncoding } from './common';
+import { routingVerdictSchema } from './routing-verdicts';
 import { BULK_ACTIONS, POST_ACTIONS, actionError } from './task-actions';
 import { taskStateSchema } from './tasks';
 
@@ -33,6 +34,15 @@ export const enqueueBodySchema = z
   })
   .strict();
 export type EnqueueBody = z.infer<typeof enqueueBodySchema>;
+
+/**
+ * "Delete the archived task and enqueue": the enqueue's body plus the archived task that holds
+ * the new task's ID or its unique lock.
+ */
+export const enqueueReplacingArchivedBodySchema = enqueueBodySchema
+  .extend({ archivedId: z.string().min(1, 'archivedId cannot be empty') })
+  .strict();
+export type EnqueueReplacingArchivedBody = z.infer<typeof enqueueReplacingArchivedBodySchema>;
 
 export const batchEnqueueBodySchema = z
   .object({
@@ -88,7 +98,7 @@ export const batchEnqueueResultSchema = z.object({
   ),
 });
 
-/** What an enqueue would run into (read-only): the lock it would take and the task ID. */
+/** What an enqueue would run into (read-only): the lock it would take, the task ID, and who would handle it. */
 export const enqueueCheckBodySchema = z
   .object({
     type: z.string(),
@@ -105,5 +115,11 @@ export const enqueueCheckSchema = z.object({
     .object({ held: z.boolean(), holderId: z.string().nullable(), holderState: z.string().nullable(), ttlSeconds: z.number().nullable() })
     .nullable(),
   taskId: z.object({ id: z.string(), taken: z.boolean(), state: z.string().nullable() }).nullable(),
+  /**
+   * The fleet's routing verdict of (queue, type), the one every surface shows: a `not_handled`
+   * or `conflict` here warns that no live or declared handler on the queue takes the type.
+   * Null for a blank type.
+   */
+  routing: routingVerdictSchema.nullable(),
 });
 export type EnqueueCheckDto = z.infer<typeof enqueueCheckSchema>;

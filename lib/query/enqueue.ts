@@ -50,6 +50,25 @@ export function useEnqueue() {
   });
 }
 
+/**
+ * "Delete the archived task and enqueue": the refused enqueue again, with the archived task that
+ * held its ID or lock deleted in the same step. Its refusals (the task changed meanwhile) are
+ * shown by the form: silent.
+ */
+export function useEnqueueReplacingArchived() {
+  const qc = useQueryClient();
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: ({ queue, body }: { queue: string; body: EnqueueBodyInput & { archivedId: string } }) =>
+      apiMutate('POST', apiPaths.enqueueReplacingArchived(queue), { body, schema: contracts.task }),
+    onSettled: (_d, _e, { queue }) => {
+      void qc.invalidateQueries({ queryKey: queryKeys.enqueue.all });
+      void qc.invalidateQueries({ queryKey: queryKeys.queues.list() });
+      return invalidateQueue(qc, queue);
+    },
+  });
+}
+
 /** Enqueues up to 1,000 tasks in one request, with a result per item. */
 export function useEnqueueBatch() {
   const qc = useQueryClient();

@@ -14,7 +14,7 @@ export const phase = 'read';
 
 const specs: Spec[] = [
   {
-    name: 'read-only + routing file: the pre-check names the handler pattern; enqueue, act and clone are not offered',
+    name: 'read-only + routing file: the pre-check gives the routing verdict; enqueue, act and clone are not offered',
     run: async ({ newPage, startApp }) => {
       const dir = await mkdtemp(join(tmpdir(), 'asynqlens-routing-'));
       const file = join(dir, 'routes.json');
@@ -26,15 +26,11 @@ const specs: Spec[] = [
         await page.goto(paths.enqueue({ queue: 'default' }));
         await page.getByText('the pre-check works, enqueueing does not').waitFor();
         assert.ok(await page.getByRole('button', { name: 'Enqueue', exact: true }).isDisabled());
-        await page.getByLabel('Type', { exact: true }).fill('email:welcome');
-        const route = page.getByTestId('precheck-route');
-        await route.getByText('email:welcome', { exact: true }).waitFor();
-        await route.getByText('exact', { exact: true }).waitFor();
-        await page.getByLabel('Type', { exact: true }).fill('email:receipt');
-        await route.getByText('email:', { exact: true }).waitFor();
-        await route.getByText('prefix', { exact: true }).waitFor();
-        await page.getByLabel('Type', { exact: true }).fill('image:resize');
-        await route.getByText('no handler').waitFor();
+        // The pre-check shows the fleet's routing verdict: the file's single list covers every queue.
+        await page.getByLabel('Type', { exact: true }).fill('email:e2e-fresh');
+        await page.locator('[data-testid="precheck-verdict"][data-verdict="handled"]').getByText('routing-file', { exact: false }).first().waitFor();
+        await page.getByLabel('Type', { exact: true }).fill('image:e2e-fresh');
+        await page.locator('[data-testid="precheck-verdict"][data-verdict="not_handled"]').getByTestId('enqueue-routing-warning').waitFor();
         await page.goto(paths.search([['payload', '4711']]));
         await page.getByRole('status', { name: 'Search progress' }).getByText('2 matches').waitFor();
         assert.equal(await page.getByRole('region', { name: 'Act on matches' }).count(), 0, 'no bulk actions read-only');

@@ -22,6 +22,7 @@ export async function consoleRoutes() {
     bulk: await import('@/app/api/queues/[qname]/bulk/route'),
     check: await import('@/app/api/queues/[qname]/enqueue-check/route'),
     tasks: await import('@/app/api/queues/[qname]/tasks/route'),
+    replaceArchived: await import('@/app/api/queues/[qname]/enqueue-replacing-archived/route'),
     task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
     payload: await import('@/app/api/queues/[qname]/tasks/[taskId]/payload/route'),
     action: await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route'),

@@ -11,22 +11,28 @@ import * as k from '../keys';
 import { asNumber } from '../reply';
 import { execPipeline, pipeScript, runScript, type ScriptArg, type ScriptName } from '../scripts';
 import type { TaskInfo, TaskMessage } from '../types';
+import { describeTaskInTheWay } from './task-in-the-way';
 import { composeOptions, type ComposedOptions, type EnqueueOptions, type NewTask } from './options';
 
-/** asynq.ErrDuplicateTask: the unique lock for this queue, type and payload is held. */
-export async function duplicateTask(redis: RedisClient, op: string, lockKey: string): Promise<AsynqError> {
+/**
+ * asynq.ErrDuplicateTask: the unique lock for this queue, type and payload is held. The
+ * details name the lock, its holder and the holder's state (with when and why it was archived,
+ * when it is): two more round trips, on a refusal only.
+ */
+export async function duplicateTask(redis: RedisClient, op: string, lockKey: string, qname: string): Promise<AsynqError> {
   const [[, holder], [, pttl]] = (await execPipeline(redis, (p) => p.get(lockKey).pttl(lockKey))) as [[null, string | null], [null, number]];
   const ttlSeconds = pttl === -2 ? null : pttl === -1 ? -1 : pttl / 1000;
+  const held = holder === null ? null : await describeTaskInTheWay(redis, qname, holder);
   return duplicateTaskError(op, {
-    lock: { key: lockKey, ttlSeconds, holderId: holder },
+    lock: { key: lockKey, ttlSeconds, holderId: holder, holderState: held?.state ?? null, holderArchived: held?.archived ?? null },
   });
 }
 
-/** asynq.ErrTaskIDConflict: a task with this ID exists in the queue. */
+/** asynq.ErrTaskIDConflict: a task with this ID exists in the queue; the details describe it. One more round trip. */
 export async function taskIdConflict(redis: RedisClient, op: string, qname: string, id: string): Promise<AsynqError> {
-  const state = await redis.hget(k.taskKey(qname, id), 'state');
+  const { state, archived } = await describeTaskInTheWay(redis, qname, id);
   return taskIdConflictError(op, {
-    existing: { id, queue: qname, state },
+    existing: { id, queue: qname, state, archived },
   });
 }
 
@@ -72,7 +78,7 @@ export function scheduledLockTtl(processAt: Date, uniqueTtlSeconds: number, now:
   return Math.ceil(spanMs / 1000) - 1;
 }
 
-interface Plan {
+export interface Plan {
   script: ScriptName;
   keys: string[];
   args: ScriptArg[];
@@ -113,7 +119,7 @@ export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Pl
  * scheduled or group tasks, or a Cluster, where asynq:queues is in another slot) the SADD and
  * the script go as one pipeline, the queue registered first as asynq's client does.
  */
-async function registerAndRun(redis: RedisClient, queue: string, plan: Plan): Promise<unknown> {
+export async function registerAndRun(redis: RedisClient, queue: string, plan: Plan): Promise<unknown> {
   if (plan.script === 'enqueue' && !isCluster(redis)) {
     return runScript(redis, 'enqueueAndRegister', [...plan.keys, k.ALL_QUEUES], [...plan.args, queue]);
   }
@@ -142,8 +148,13 @@ export async function enqueueTask(redis: RedisClient, task: NewTask, opts: Enque
   const msg = buildMessage(task, o);
   const plan = planEnqueue(msg, o, now);
   const n = asNumber(await registerAndRun(redis, o.queue, plan));
-  if (n === -1) throw await duplicateTask(redis, op, msg.uniqueKey);
+  if (n === -1) throw await duplicateTask(redis, op, msg.uniqueKey, o.queue);
   if (n === 0) throw await taskIdConflict(redis, op, o.queue, o.taskId);
+  return enqueuedInfo(msg, o, plan, now);
+}
+
+/** The TaskInfo of a task just written by `plan`, as asynq's client returns it. */
+export function enqueuedInfo(msg: TaskMessage, o: ComposedOptions, plan: Plan, now: Date): TaskInfo {
   return {
     id: msg.id,
     queue: msg.queue,

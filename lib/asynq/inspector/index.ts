@@ -9,6 +9,7 @@ import type { PageParams } from '../pagination';
 import type { TaskState } from '../states';
 import { batchEnqueue } from '../client/batch-enqueue';
 import { enqueueTask } from '../client/enqueue';
+import { enqueueReplacingArchived } from '../client/enqueue-replacing-archived';
 import type { EnqueueOptions, NewTask } from '../client/options';
 import { precheckEnqueue } from '../client/precheck';
 import { deleteTasksById } from '../diagnostics/delete-tasks';
@@ -66,6 +67,8 @@ export function createInspector(redis: RedisClient, { clock = systemClock, archi
     // Enqueueing, as asynq's Client does.
     enqueue: (task: NewTask, opts: EnqueueOptions) => enqueueTask(redis, task, opts, now()),
     enqueueBatch: (items: readonly { task: NewTask; options?: EnqueueOptions }[]) => batchEnqueue(redis, items, now()),
+    enqueueReplacingArchived: (archivedId: string, task: NewTask, opts: EnqueueOptions) =>
+      enqueueReplacingArchived(redis, archivedId, task, opts, now()),
     precheckEnqueue: (input: Parameters<typeof precheckEnqueue>[1]) => precheckEnqueue(redis, input),
 
     // Changes to one task or queue.

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { BatchEnqueueBody, EnqueueBody, EnqueueCheckDto, enqueueCheckBodySchema } from '@/lib/contract/mutations';
+import type { BatchEnqueueBody, EnqueueBody, EnqueueReplacingArchivedBody, EnqueueCheckDto, enqueueCheckBodySchema } from '@/lib/contract/mutations';
 import type { PostAction } from '@/lib/contract/task-actions';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
@@ -8,6 +8,7 @@ import { DETAIL_PAYLOAD_LIMIT, toTaskDto } from '../dto/tasks';
 import { decodePayload } from '../dto/payload';
 import { getInspector } from '../redis/client';
 import { getQueue } from './queues';
+import { getRoutingVerdicts } from './routing-verdicts';
 
 function toOptions(o: EnqueueBody['options'], queue: string) {
   return {
@@ -22,6 +23,16 @@ function toOptions(o: EnqueueBody['options'], queue: string) {
 export async function enqueue(qname: string, body: EnqueueBody): Promise<TaskDto> {
   const payload = decodePayload('payload', body.payload, body.payloadEncoding);
   const info = await getInspector().enqueue({ type: body.type, payload }, toOptions(body.options, qname));
+  return toTaskDto(info, DETAIL_PAYLOAD_LIMIT);
+}
+
+/**
+ * Deletes the archived task that holds the new task's ID or unique lock and enqueues, in one
+ * step; 404 when it is gone, 409 when it changed state or no longer stands in the way.
+ */
+export async function enqueueReplacingArchived(qname: string, body: EnqueueReplacingArchivedBody): Promise<TaskDto> {
+  const payload = decodePayload('payload', body.payload, body.payloadEncoding);
+  const info = await getInspector().enqueueReplacingArchived(body.archivedId, { type: body.type, payload }, toOptions(body.options, qname));
   return toTaskDto(info, DETAIL_PAYLOAD_LIMIT);
 }
 
@@ -73,8 +84,15 @@ export async function removeQueue(qname: string, force: boolean): Promise<undefi
   return undefined;
 }
 
-/** The lock and task-ID situation an enqueue would meet; a read, allowed read-only. */
+/**
+ * The lock and task-ID situation an enqueue would meet, and the routing verdict of its type on
+ * the queue (from the kept evidence, never waiting for a scan); a read, allowed read-only.
+ */
 export async function checkEnqueue(qname: string, body: z.infer<typeof enqueueCheckBodySchema>): Promise<EnqueueCheckDto> {
   const payload = decodePayload('payload', body.payload, body.payloadEncoding);
-  return getInspector().precheckEnqueue({ queue: qname, type: body.type, payload, unique: body.unique, taskId: body.taskId });
+  const [check, routing] = await Promise.all([
+    getInspector().precheckEnqueue({ queue: qname, type: body.type, payload, unique: body.unique, taskId: body.taskId }),
+    body.type.trim() === '' ? null : getRoutingVerdicts({ queue: qname, type: body.type, wait: 0 }),
+  ]);
+  return { ...check, routing: routing?.verdicts[0] ?? null };
 }

@@ -42,6 +42,7 @@ const RULES: Rule[] = [
   ['POST', new RegExp(`^/api/queues/${SEG}/tasks$`), taskSchema],
   ['PATCH', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}$`), taskSchema],
   ['POST', new RegExp(`^/api/queues/${SEG}/enqueue-check$`), enqueueCheckSchema],
+  ['POST', new RegExp(`^/api/queues/${SEG}/enqueue-replacing-archived$`), taskSchema],
   ['POST', /^\/api\/enqueue-batch$/, batchEnqueueResultSchema],
   ['GET', /^\/api\/task-types$/, taskTypesSchema],
   ['GET', /^\/api\/routing\/patterns$/, routingPatternsSchema],

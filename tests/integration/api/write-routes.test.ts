@@ -98,7 +98,8 @@ describe('POST /api/queues/{q}/enqueue-check', () => {
     const free = await check({ type: 'u', payload: 'y', unique: true, taskId: 'new' });
     expect(free.body).toMatchObject({ lock: { held: false, holderId: null, ttlSeconds: null }, taskId: { taken: false } });
     const nil = await check({ type: 'u' });
-    expect(nil.body).toEqual({ uniqueKey: null, lock: null, taskId: null });
+    expect(nil.body).toMatchObject({ uniqueKey: null, lock: null, taskId: null });
+    expect(nil.body.routing).toMatchObject({ queue: 'q', verdict: 'unknown' });
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Every mutation route on a 3-master Redis Cluster: enqueue (plain, scheduled, grouped, unique,
  * ID conflict), batch enqueue across masters, single-task and bulk actions, pause/resume, queue
- * delete, lock release, duplicate resolve, not-found re-run, search actions, and the rule for
+ * delete, lock release, duplicate resolve, not-found re-run, search actions, delete-the-archived-
+ * task-and-enqueue (by ID and by lock), and the rule for
  * queue names that cannot live on a cluster.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +35,26 @@ beforeEach(async () => {
 
 const enqueue = (q: string, body: unknown) => send(r.tasks.POST, 'POST', '/', { qname: q }, body);
 const state = (q: string, id: string) => app.redis.hget(k.taskKey(q, id), 'state');
+
+describe('delete the archived task and enqueue', () => {
+  it('takes an archived task\'s ID and an archived holder\'s lock on every master: one script in the queue\'s slot', async () => {
+    const replace = (q: string, body: unknown) => send(r.replaceArchived.POST, 'POST', '/', { qname: q }, body);
+    for (const q of qs) {
+      await seedZset(app.redis, 'archived', newTaskMessage({ type: 't', queue: q, id: 'arch' }), nowSec());
+      const byId = await replace(q, { archivedId: 'arch', type: 't2', options: { taskId: 'arch' } });
+      expect([q, byId.status]).toEqual([q, 201]);
+      expect(await state(q, 'arch')).toBe('pending');
+      const lock = k.uniqueKey(q, 'u', Buffer.from('x'));
+      await seedZset(app.redis, 'archived', newTaskMessage({ type: 'u', queue: q, id: 'holder', uniqueKey: lock }), nowSec());
+      await seedLock(app.redis, lock, 'holder', 600);
+      const byLock = await replace(q, { archivedId: 'holder', type: 'u', payload: 'x', options: { uniqueTtlSeconds: 60 } });
+      expect([q, byLock.status]).toEqual([q, 201]);
+      expect(await app.redis.get(lock)).toBe(byLock.body.id);
+      expect(await app.redis.zcard(k.archivedKey(q))).toBe(0);
+      expect(await app.redis.sismember(k.ALL_QUEUES, q)).toBe(1);
+    }
+  });
+});
 
 describe('enqueue', () => {
   it('enqueues, schedules and groups into queues on every master', async () => {

@@ -20,6 +20,7 @@ import { forgetVerdictEvidence } from '@/lib/server/services/routing-evidence';
 import { consoleRoutes } from '../../support/console-routes';
 import { waitFor } from '../../support/wait-for';
 import { get, openTriageRedis, postJson, postNdjson } from '../../integration/triage/helpers';
+import { callRoute } from '../../support/call-route';
 import { asynqGo, goDump, goEnqueueMany, startTriageServe, type GoEnqueue, type GoTarget, type TriageServe } from './go';
 
 const DB = 79;
@@ -103,6 +104,8 @@ describe.skipIf(asynqGo.noGo)('routing verdicts of a Go fleet', () => {
       // The one-pair answer (task detail, enqueue pre-check) is the same verdict.
       const one = (await get(routes.verdicts.GET, `/api/routing/verdicts?wait=0&queue=${encodeURIComponent(v.queue)}&type=${encodeURIComponent(v.taskType)}`)).body as RoutingVerdictsDto;
       expect(one.verdicts).toEqual([v]);
+      const pre = await callRoute(routes.check.POST, '/api/x', { qname: v.queue }, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: v.taskType }) });
+      expect(pre.body.routing, `${key}: the enqueue pre-check`).toEqual(v);
     }
   }
 

@@ -135,7 +135,7 @@ describe.skipIf(asynqGo.noGo)(`enqueue interop with asynq ${ASYNQ.version} (Uniq
       expect(ours.body.error, 'our task_id_conflict answer').toEqual({
         code: 'task_id_conflict',
         message: 'task ID conflicts with another task',
-        existing: { id: 'fixed-id', queue: 'tq', state: 'scheduled' },
+        existing: { id: 'fixed-id', queue: 'tq', state: 'scheduled', archived: null },
       });
     });
 

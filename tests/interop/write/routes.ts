@@ -21,7 +21,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 /** Loads the routes against database `db` and returns a small typed client of the mutations. */
 export async function openApi(db: number) {
   process.env.REDIS_URL = testRedisUrl(db);
-  const { tasks, task, action, bulk, pause, resume, queue } = await consoleRoutes();
+  const { tasks, task, action, bulk, pause, resume, queue, replaceArchived } = await consoleRoutes();
   const { getRedis } = await import('@/lib/server/redis/client');
 
   const send = async (handler: Handler, path: string, params: Record<string, string>, method: string, body?: unknown): Promise<ApiResponse> => {
@@ -39,6 +39,9 @@ export async function openApi(db: number) {
     serverRedis: getRedis,
     enqueue: (q: string, body: Record<string, unknown>) =>
       send(tasks.POST, `/api/queues/${enc(q)}/tasks`, { qname: q }, 'POST', body),
+    /** "Delete the archived task and enqueue": the enqueue body plus `archivedId`. */
+    enqueueReplacingArchived: (q: string, body: Record<string, unknown>) =>
+      send(replaceArchived.POST, `/api/queues/${enc(q)}/enqueue-replacing-archived`, { qname: q }, 'POST', body),
     getTask: (q: string, id: string) =>
       send(task.GET, `/api/queues/${enc(q)}/tasks/${enc(id)}`, { qname: q, taskId: id }, 'GET'),
     taskAction: (q: string, id: string, act: 'run' | 'archive' | 'cancel') =>
