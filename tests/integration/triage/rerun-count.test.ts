@@ -9,7 +9,7 @@ import { activeReruns } from '@/lib/server/jobs/reruns';
 import { consoleRoutes } from '../../support/console-routes';
 import { get, notFoundError, postJson, postNdjson, seedFailed, useTriageRedis } from './helpers';
 
-const DB = 67;
+const DB = 127;
 const routes = await consoleRoutes();
 const redis = await useTriageRedis(DB);
 
