@@ -158,7 +158,7 @@ export function verdictOf(ix: FleetIndex, queue: string, taskType: string): Rout
 
   const positive = [
     ...decl.routes.map((r) => `declared by ${r.who}`),
-    ...(seen && seen.completed > 0 ? [`completed ${seen.completed} times`] : []),
+    ...(seen && seen.completed > 0 ? [`completed ${seen.completed === 1 ? 'once' : `${seen.completed} times`}`] : []),
     ...(processing.length > 0 ? ['being processed now'] : []),
   ];
   const base = { queue, taskType, evidence };
