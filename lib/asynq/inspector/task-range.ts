@@ -4,10 +4,9 @@
  */
 import type { RedisClient } from '../redis-client';
 import { queueNotFound } from '../errors';
-import { isCluster } from '../topology';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
-import { execPipeline, pipeScript, runScript } from '../scripts';
+import { runScriptInQueue } from '../scripts';
 import { isListState, type TaskState } from '../states';
 import type { TaskInfo, TaskPage } from '../types';
 import { fillLocks } from './locks';
@@ -52,7 +51,7 @@ export async function listRange(
   const args = [isListState(state) ? 'list' : 'zset', start, stop, k.taskKeyPrefix(qname), k.uniqueKeyPrefix(qname), state === 'active' ? '1' : '0'];
   let reply: unknown;
   try {
-    reply = await readPage(redis, qname, keys, args);
+    reply = await runScriptInQueue(redis, 'listTasks', qname, keys, args);
   } catch (err) {
     throw await explainWrongType(redis, 'listTasks', qname, err, [[keys[0]!, isListState(state) ? 'list' : 'zset']]);
   }
@@ -63,18 +62,3 @@ export async function listRange(
   return { tasks: pairs.map(([, t]) => t), total: asNumber(total) ?? 0 };
 }
 
-/**
- * list-tasks.lua's reply, -1 when the queue is not registered. On a single Redis one command
- * (the script checks asynq:queues itself, as get-task.lua does); on a Cluster, where
- * asynq:queues is in another slot, SISMEMBER beside the script in one round trip.
- */
-async function readPage(redis: RedisClient, qname: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-  if (!isCluster(redis)) return runScript(redis, 'listTasks', [...keys, k.ALL_QUEUES], [...args, qname]);
-  const [[, member], [err, reply]] = (await execPipeline(redis, (p) => {
-    p.sismember(k.ALL_QUEUES, qname);
-    pipeScript(p, 'listTasks', keys, args);
-  }, ['listTasks'])) as [[Error | null, unknown], [Error | null, unknown]];
-  if (member !== 1) return -1;
-  if (err) throw err;
-  return reply;
-}

@@ -1,13 +1,13 @@
 /**
  * Task listing and detail, in asynq's own order and with each task's unique lock.
  */
-import { assertQueueSlot, isCluster } from '../topology';
+import { assertQueueSlot } from '../topology';
 import type { RedisClient } from '../redis-client';
 import { invalidArgument, queueNotFound, taskNotFound } from '../errors';
 import * as k from '../keys';
 import { pageRange, type PageParams } from '../pagination';
 import { asArray, asNumber, asText } from '../reply';
-import { execPipeline, pipeScript, runScript } from '../scripts';
+import { runScriptInQueue } from '../scripts';
 import type { TaskState } from '../states';
 import type { TaskInfo, TaskPage } from '../types';
 import { listAllAggregating } from './aggregating';
@@ -52,7 +52,7 @@ export async function listTasks(
  */
 export async function getTask(redis: RedisClient, qname: string, id: string, now: Date): Promise<TaskInfo> {
   assertQueueSlot(redis, 'getTask', qname);
-  const reply = await readTask(redis, qname, id);
+  const reply = await runScriptInQueue(redis, 'getTask', qname, [k.taskKey(qname, id), k.leaseKey(qname)], [id, k.queueKeyPrefix(qname), k.uniqueKeyPrefix(qname)]);
   if (reply === -1) throw queueNotFound('getTask', qname);
   if (reply === 0) throw taskNotFound('getTask', qname, id);
   const [msg, hashState, result, ukey, pendingSince, , holder, pttl, score, lease, hashType] = asArray(reply, 'getTask');
@@ -64,25 +64,6 @@ export async function getTask(redis: RedisClient, qname: string, id: string, now
   const info = toTaskInfo(raw, nextProcessAt(state, asNumber(score), now), isLeaseExpired(state, lease, now));
   if (lockNeedsLookup(raw, info)) await fillLocks(redis, qname, [info]);
   return info;
-}
-
-/**
- * get-task.lua's reply, -1 when the queue is not registered. On a single Redis one command (the
- * script checks asynq:queues itself: a pipeline of two costs this process about twice the CPU
- * of one call, the larger part of a task detail's own time); on a Cluster, where asynq:queues
- * is in another slot, SISMEMBER beside the script in one round trip.
- */
-async function readTask(redis: RedisClient, qname: string, id: string): Promise<unknown> {
-  const keys = [k.taskKey(qname, id), k.leaseKey(qname)];
-  const args = [id, k.queueKeyPrefix(qname), k.uniqueKeyPrefix(qname)];
-  if (!isCluster(redis)) return runScript(redis, 'getTask', [...keys, k.ALL_QUEUES], [...args, qname]);
-  const [[, member], [err, reply]] = (await execPipeline(redis, (p) => {
-    p.sismember(k.ALL_QUEUES, qname);
-    pipeScript(p, 'getTask', keys, args);
-  }, ['getTask'])) as [[Error | null, unknown], [Error | null, unknown]];
-  if (member !== 1) return -1;
-  if (err) throw err;
-  return reply;
 }
 
 /** The raw payload bytes of a task. Same cost as {@link getTask}. */

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ChainableCommander, Redis } from 'ioredis';
+import { ALL_QUEUES } from '../keys';
 import { crossSlot, execSlotPipelines, type SlotPipelineOptions } from '../slot-pipeline';
 import { isCluster, keySlot, masterNodes, nodeForSlot } from '../topology';
 import type { RedisClient } from '../redis-client';
@@ -192,4 +193,28 @@ export async function execPipeline(
   if (downAgain) throw downAgain;
   missing.forEach((i, j) => (first[i] = again[j] ?? [new Error('no reply'), null]));
   return first;
+}
+
+/**
+ * Runs a script that checks the queue's registration itself when given asynq:queues as its
+ * last key and the queue name as its last argument (get-task.lua, list-tasks.lua): -1 when the
+ * queue is not registered, else the script's reply. On a single Redis that is one command (a
+ * pipeline of two costs this process about twice the CPU of one call); on a Cluster, where
+ * asynq:queues is in another slot, SISMEMBER goes beside the script in one round trip.
+ */
+export async function runScriptInQueue(
+  redis: RedisClient,
+  name: ScriptName,
+  qname: string,
+  keys: readonly string[],
+  args: readonly ScriptArg[],
+): Promise<unknown> {
+  if (!isCluster(redis)) return runScript(redis, name, [...keys, ALL_QUEUES], [...args, qname]);
+  const [[, member], [err, reply]] = (await execPipeline(redis, (p) => {
+    p.sismember(ALL_QUEUES, qname);
+    pipeScript(p, name, keys, args);
+  }, [name])) as [[Error | null, unknown], [Error | null, unknown]];
+  if (member !== 1) return -1;
+  if (err) throw err;
+  return reply;
 }
