@@ -114,14 +114,14 @@ export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Pl
 
 /**
  * Registers the queue (SADD asynq:queues) and runs the plan's script: one round trip. A plain
- * enqueue on a single Redis is one script that does both (enqueue-and-register.lua): a
+ * enqueue on a single Redis is one script that does both (enqueue.lua given asynq:queues): a
  * two-command pipeline costs the client about twice the CPU per task. Otherwise (unique,
  * scheduled or group tasks, or a Cluster, where asynq:queues is in another slot) the SADD and
  * the script go as one pipeline, the queue registered first as asynq's client does.
  */
 export async function registerAndRun(redis: RedisClient, queue: string, plan: Plan): Promise<unknown> {
   if (plan.script === 'enqueue' && !isCluster(redis)) {
-    return runScript(redis, 'enqueueAndRegister', [...plan.keys, k.ALL_QUEUES], [...plan.args, queue]);
+    return runScript(redis, 'enqueue', [...plan.keys, k.ALL_QUEUES], [...plan.args, queue]);
   }
   const [, [err, code]] = await execPipeline(
     redis,

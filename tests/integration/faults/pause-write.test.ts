@@ -68,9 +68,9 @@ describe('CLIENT PAUSE WRITE', () => {
     // A fresh script cache: the reads' NOSCRIPT path (EVAL_RO) runs during the pause too, as
     // does each connection's one-off version check (INFO, a read).
     await admin.script('FLUSH');
-    // Except the enqueue's (a plain enqueue on one Redis: enqueue-and-register.lua): a held
+    // Except the enqueue's (a plain enqueue on one Redis: enqueue.lua with asynq:queues): a held
     // EVALSHA that meets NOSCRIPT after the pause is not retried.
-    await admin.script('LOAD', LUA_SCRIPTS.enqueueAndRegister.lua);
+    await admin.script('LOAD', LUA_SCRIPTS.enqueue.lua);
     await admin.call('CLIENT', 'PAUSE', String(PAUSE_MS), 'WRITE');
     const pausedAt = Date.now();
     const reads = [
