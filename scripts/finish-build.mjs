@@ -6,6 +6,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dedupeServerChunks } from './support/dedupe-server-chunks.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = process.env.ASYNQLENS_DIST_DIR || '.next';
@@ -18,6 +19,8 @@ cpSync(join(root, distDir, 'static'), join(out, distDir, 'static'), { recursive:
 if (existsSync(join(root, 'public'))) cpSync(join(root, 'public'), join(out, 'public'), { recursive: true });
 mkdirSync(join(out, 'bin'), { recursive: true });
 cpSync(join(root, 'bin'), join(out, 'bin'), { recursive: true });
+const deduped = dedupeServerChunks(join(out, distDir, 'server'));
+if (deduped.removed > 0) console.log(`standalone build: ${deduped.removed} duplicate server chunks removed (${(deduped.bytes / 1024 / 1024).toFixed(1)} MB)`);
 
 function size(path) {
   const s = statSync(path);
