@@ -14,7 +14,7 @@ export interface BenchOptions {
    * reads measured came out 2-3× the steady value.
    */
   warmup: number;
-  /** Tasks in the reads' big queue and the bulk archive-all; run-all takes a tenth (`--tasks`, default 1,000,000). */
+  /** Tasks in the reads' big queue and the bulk case's largest run, which also runs a tenth of it (`--tasks`, default 1,000,000). */
   tasks: number;
   /** Minutes of the memory case's soak (`--soak-minutes N`, `--soak` for 30); none when unset. */
   soakMinutes?: number;

@@ -1,6 +1,7 @@
 /**
  * The bulk benchmark: run-all over archived, archive-all over pending and delete-all over
- * pending, each over `--tasks` tasks (default 1,000,000), our core's pipelined bulkAll next to
+ * pending, each over a tenth of `--tasks` tasks and then over `--tasks` (default 100,000 and
+ * 1,000,000: the targets hold at both sizes; about two minutes in all), our core's pipelined bulkAll next to
  * asynq v0.26.0's Inspector (one unbounded script) on the same data, one after the other on a
  * flushed Redis, with a PING prober on another connection during each run (bulk-ping-prober.ts).
  *
@@ -283,6 +284,12 @@ async function scenario(ctx: BenchContext, spec: Spec, count: number, bin: strin
   return { title: t, tasks: count, rows };
 }
 
+/** Each scenario's task counts: a tenth of `--tasks` (while that is at least 1,000), then `--tasks`. */
+function sizes(tasks: number): number[] {
+  const tenth = Math.floor(tasks / 10);
+  return tenth >= 1_000 ? [tenth, tasks] : [tasks];
+}
+
 export const bulkCase: BenchCase = {
   name: 'bulk',
   async run(ctx): Promise<CaseResult> {
@@ -290,7 +297,7 @@ export const bulkCase: BenchCase = {
     if (bin === undefined) console.error(`\n${'#'.repeat(78)}\n##  WARNING: ${NO_GO}.\n##  asynq's rows are n/a; only our numbers are reported.\n${'#'.repeat(78)}\n`);
     const startMs = bin === undefined ? undefined : await goStartMs(bin, ctx.port);
     const scenarios: Scenario[] = [];
-    for (const spec of SPECS) scenarios.push(await scenario(ctx, spec, ctx.tasks, bin));
+    for (const spec of SPECS) for (const count of sizes(ctx.tasks)) scenarios.push(await scenario(ctx, spec, count, bin));
     const failures = scenarios.flatMap((s) => s.rows.filter((r) => r.impl === 'ours').flatMap((r) => ourFailures(s.title, r, s.rows.find((x) => x.impl === 'asynq')?.ms)));
     // Problems on asynq's side are reported in the table, never judged; print them loudly.
     for (const s of scenarios) for (const r of s.rows) if (r.impl === 'asynq' && r.problems.length) console.log(`  NOTE asynq, ${s.title}: ${r.problems.join('; ')}`);

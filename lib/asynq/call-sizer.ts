@@ -20,13 +20,27 @@
 export const TARGET_CALL_US = 1000;
 
 /**
- * Calls of one long operation sent before the first answers (one pipeline). Redis runs a
- * client's queued calls back to back, so while it runs one the next are already there and Redis
- * never waits for this process (which may itself wait for a CPU on a busy machine); another
- * client waits at most for the calls queued ahead of it: 3 × TARGET_CALL_US, 3 ms, well under
- * the 10 ms a concurrent PING may wait.
+ * Redis time one long operation may have sent and not yet had answered, µs. Redis runs a
+ * client's queued calls back to back (it reads every call waiting on the socket and runs them
+ * before the next client's), so while it runs one the next are already there and Redis never
+ * waits for this process, which on a busy machine may itself wait for a CPU for milliseconds
+ * (measured at a load average of 6-10: 20-40 % of a bulk's time went idle with 3 calls of
+ * 1 ms in flight). Another client waits at most for the calls queued ahead of it, about this
+ * long: 4 ms, well under the 10 ms a concurrent PING may wait even when a call is stretched.
  */
-export const MAX_CALLS_IN_FLIGHT = 3;
+export const IN_FLIGHT_BUDGET_US = 4000;
+
+/** The most calls of one operation outstanding, however cheap each is. */
+export const MAX_CALLS_IN_FLIGHT = 6;
+
+/**
+ * How many calls of `callUs` each to keep outstanding: as many as fit in IN_FLIGHT_BUDGET_US,
+ * at least 2 (so one is queued while the other runs), at most MAX_CALLS_IN_FLIGHT. Calls of
+ * TARGET_CALL_US give 4; a slower server (longer calls) gets fewer.
+ */
+export function callsInFlight(callUs: number): number {
+  return Math.max(2, Math.min(MAX_CALLS_IN_FLIGHT, Math.floor(IN_FLIGHT_BUDGET_US / Math.max(callUs, 1))));
+}
 
 /**
  * Where a script that reads its own clock (TIME) stops a call early, µs, returning how far it
@@ -49,6 +63,8 @@ export interface CallSizerOptions {
 export interface CallSizer {
   /** The size to ask for in the next call. */
   readonly size: number;
+  /** The Redis time that size should take at the last call's cost per item, µs (the target until a call is measured). */
+  readonly expectedUs: number;
   /**
    * Reports a finished call: the items it handled and the time it took in µs. A call that
    * handled nothing says nothing about the cost of an item and changes nothing.
@@ -60,13 +76,17 @@ export function createCallSizer(opts: CallSizerOptions): CallSizer {
   const target = opts.targetUs ?? TARGET_CALL_US;
   const clamp = (n: number) => Math.max(opts.min, Math.min(opts.max, Math.floor(n)));
   let size = clamp(opts.first);
+  let perItem: number | undefined;
   return {
     get size() {
       return size;
     },
+    get expectedUs() {
+      return perItem === undefined ? target : size * perItem;
+    },
     observe(items, us) {
       if (items <= 0 || !(us >= 0)) return;
-      const perItem = Math.max(us, 1) / items;
+      perItem = Math.max(us, 1) / items;
       size = clamp(Math.min(target / perItem, size * 2));
     },
   };

@@ -4,17 +4,18 @@
  * 25,000), so the queues are read in chunks sized by the time Redis itself reports for each
  * call (the script returns its own elapsed time), aiming at the one call target
  * (call-sizer.ts, 1 ms), so that even a chunk of queues three times as costly as the last stays
- * under the 5 ms rule. At most MAX_CALLS_IN_FLIGHT calls are sent before the first answers, 1,
- * then 2, then 3 while nothing is measured; each answer sends the next call at once, sized by
- * what that answer measured. So Redis always has the next call queued (it never waits for this
- * process, which on a busy machine may itself wait for a CPU), while another client still waits
- * for at most 3 calls, as with waves of 3 in one pipeline, but without a pause between waves.
+ * under the 5 ms rule. Calls are outstanding as the in-flight budget allows (call-sizer.ts:
+ * 4 ms of Redis time, 4 calls of 1 ms), opening one more per answer from 1 while nothing is
+ * measured; each answer sends the next call at once, sized by what that answer measured. So
+ * Redis always has the next call queued (it never waits for this process, which on a busy
+ * machine may itself wait for a CPU), while another client still waits for at most the
+ * budget, as with waves in one pipeline, but without a pause between waves.
  *
  * The size learned is kept per Redis client, so the next listing starts at it: a deployment
  * whose queues fit in one chunk is read in one script call (SSCAN + one EVALSHA, two round
  * trips) from the first listing on — always up to MIN_CHUNK queues, usually up to 50-75.
  */
-import { MAX_CALLS_IN_FLIGHT, TARGET_CALL_US } from '../call-sizer';
+import { callsInFlight, TARGET_CALL_US } from '../call-sizer';
 
 /** Queues in the first call on a client not measured yet: about 1 ms without groups. */
 export const FIRST_CHUNK = 60;
@@ -41,6 +42,9 @@ export interface ChunkCall {
 
 const learned = new WeakMap<object, number>();
 
+/** Answered calls whose median cost sizes the next. */
+const RECENT = 3;
+
 /**
  * The next chunk size after a call of `size` queues: as many queues as fit in TARGET_CALL_US
  * at the per-queue cost of `calls` (the last few answered, that one included), moving at most
@@ -62,8 +66,8 @@ export function nextChunkSize(size: number, calls: readonly ChunkCall[]): number
 
 /**
  * Reads `names` in chunks, `readChunk` sending one chunk's call and answering its rows and time.
- * `owner` (the Redis client) keys the learned chunk size. Up to MAX_CALLS_IN_FLIGHT calls are
- * outstanding (1, then 2, then 3 on a client not measured yet); each answer sizes and sends the
+ * `owner` (the Redis client) keys the learned chunk size. Up to callsInFlight(last call's time)
+ * calls are outstanding (1, then 2, 3, ... on a client not measured yet); each answer sizes and sends the
  * next call, never more than twice the queues of the call it measured. Round trips overlap:
  * about 330-500 calls of 50-75 queues for 25,000 queues, 3 at a time. Rows come back in the
  * order of `names`. The first failed call fails the listing (calls in flight are left to finish).
@@ -77,8 +81,8 @@ export async function readInChunks<T>(
   const known = learned.get(owner);
   let size = known ?? FIRST_CHUNK;
   // While nothing is measured the window opens one call per answer; once the size is learned, a
-  // deployment of up to MAX_CALLS_IN_FLIGHT chunks is one round trip after SSCAN.
-  let window = known === undefined ? 1 : MAX_CALLS_IN_FLIGHT;
+  // deployment of up to callsInFlight(TARGET_CALL_US) chunks is one round trip after SSCAN.
+  let window = known === undefined ? 1 : callsInFlight(TARGET_CALL_US);
   const byChunk: T[][] = [];
   /** The last answered calls, whose median cost sizes the next. */
   const recent: ChunkCall[] = [];
@@ -101,10 +105,10 @@ export async function readInChunks<T>(
             const call = { queues: chunk.length, elapsedUs: reply.elapsedUs };
             onCall?.(call);
             recent.push(call);
-            if (recent.length > MAX_CALLS_IN_FLIGHT) recent.shift();
+            if (recent.length > RECENT) recent.shift();
             // A short last chunk says little of a queue's cost (its fixed cost is spread thin).
             if (call.queues * 2 >= size) size = nextChunkSize(call.queues, recent);
-            window = Math.min(window + 1, MAX_CALLS_IN_FLIGHT);
+            window = Math.min(window + 1, callsInFlight(reply.elapsedUs));
             if (at >= names.length && inFlight === 0) resolve();
             else send();
           },

@@ -10,9 +10,9 @@ import type { RedisClient } from '../redis-client';
 import { invalidArgument, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
-import { runScript } from '../scripts';
+import { loadScript, runScript } from '../scripts';
 import type { TaskState } from '../states';
-import { CALL_BUDGET_US, createCallSizer, MAX_CALLS_IN_FLIGHT } from '../call-sizer';
+import { CALL_BUDGET_US, callsInFlight, createCallSizer } from '../call-sizer';
 import { archiveCutoff, MAX_ARCHIVE_SIZE } from './archive-limits';
 import { ACTION_STATES, moveError, type MoveAction } from './move-codes';
 import { assertQueueExists } from '../inspector/queues';
@@ -109,8 +109,10 @@ interface MoveAllReply {
 /**
  * Acts on every task in `state` at the moment it starts (tasks added meanwhile may be
  * included; the run never goes past the starting count plus one batch, so a busy producer
- * cannot keep it going forever). One round trip per batch, MAX_CALLS_IN_FLIGHT of them at a time, each
- * sized by the Redis time the script reports for the last one.
+ * cannot keep it going forever). One SCRIPT LOAD first (so no call compiles the script beside
+ * its batch), then one round trip per batch, as many outstanding as fit in the in-flight
+ * budget (call-sizer.ts: 4 ms of Redis time, 4-5 calls of a 500-task batch), each sized by
+ * the Redis time the script reports for the last one.
  *
  * Tasks that cannot move (their hash says another state) stay at the front of the structure;
  * each call skips the ones known so far. A call sent before an earlier one's reply may
@@ -130,6 +132,7 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
   const out: BulkResult = { succeeded: 0, failed: [], trimmed: 0, stopped: false };
   const failedIds = new Set<string>();
   const keys = [src, k.pendingKey(qname), k.archivedKey(qname), k.allGroups(qname)];
+  await loadScript(redis, 'moveAll', src);
 
   const call = async (asked: number, skip: number): Promise<MoveAllReply> => {
     const t = now();
@@ -156,7 +159,7 @@ export async function bulkAll(redis: RedisClient, qname: string, action: MoveAct
     !ended && !opts.signal?.aborted && out.succeeded + failedIds.size < total + max && left - inFlight.reduce((a, c) => a + c.asked, 0) > failedIds.size;
   try {
     for (;;) {
-      while (inFlight.length < MAX_CALLS_IN_FLIGHT && canSend()) {
+      while (inFlight.length < callsInFlight(sizer.expectedUs) && canSend()) {
         const size = sizer.size;
         const reply = call(size, failedIds.size);
         reply.catch(() => undefined); // awaited in order below; never an unhandled rejection

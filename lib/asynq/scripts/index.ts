@@ -68,6 +68,22 @@ export async function runScript(
 }
 
 /**
+ * Loads a script into the server that will run it (on a cluster, the master of `key`'s slot)
+ * before a long run of its calls. Its first call is then an EVALSHA like every other: without
+ * this, a Redis that lacks the script answers NOSCRIPT and the script goes out whole with an
+ * EVAL that compiles it and runs the batch in one call (measured: 7.9 ms, beside 1 ms calls).
+ * SCRIPT LOAD compiles in a call of its own, well under 1 ms, and compiles nothing when the
+ * server has the script already. One round trip.
+ */
+export async function loadScript(redis: RedisClient, name: ScriptName, key: string): Promise<void> {
+  const node = await nodeForSlot(redis, keySlot(key));
+  if (!node) return; // no master known for the slot: the first call's NOSCRIPT path loads it
+  await node.script('LOAD', LUA_SCRIPTS[name].lua).catch((err: unknown) => {
+    throw explainRedirect(err);
+  });
+}
+
+/**
  * Adds a script call to a pipeline built for {@link execPipeline}, which sends a read-only
  * script's call as EVALSHA_RO where the server has it.
  */

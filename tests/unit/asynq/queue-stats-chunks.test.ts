@@ -2,7 +2,7 @@
  * How the queue stats read sizes its script calls from the time Redis reports for each.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CALLS_IN_FLIGHT, TARGET_CALL_US } from '@/lib/asynq/call-sizer';
+import { callsInFlight, TARGET_CALL_US } from '@/lib/asynq/call-sizer';
 import { FIRST_CHUNK, MAX_CHUNK, MIN_CHUNK, nextChunkSize, readInChunks } from '@/lib/asynq/inspector/queue-stats-chunks';
 
 const calls = (...c: [queues: number, elapsedUs: number][]) => c.map(([queues, elapsedUs]) => ({ queues, elapsedUs }));
@@ -59,25 +59,28 @@ describe('readInChunks', () => {
     return { sent, growth, read };
   }
 
-  it('keeps the order, opens up to MAX_CALLS_IN_FLIGHT calls and sizes each from the answers', async () => {
+  it('keeps the order, opens as many calls as the in-flight budget allows and sizes each from the answers', async () => {
     const redis = fakeRedis();
     const rows = await readInChunks({}, names, redis.read);
     expect(rows).toEqual(names);
     expect(redis.sent[0]).toEqual({ queues: FIRST_CHUNK, inFlight: 1 });
-    expect(Math.max(...redis.sent.map((c) => c.inFlight))).toBe(MAX_CALLS_IN_FLIGHT);
+    // Calls of 1 ms each (50 queues at 20 µs): 4 outstanding at most.
+    expect(Math.max(...redis.sent.map((c) => c.inFlight))).toBe(callsInFlight(TARGET_CALL_US));
     // One call, then a window of 2, then of 3 as the first answers come in.
-    expect(redis.sent.slice(0, 5).map((c) => c.inFlight)).toEqual([1, 1, 2, 2, 3].map((n) => Math.min(n, MAX_CALLS_IN_FLIGHT)));
+    expect(redis.sent.slice(0, 5).map((c) => c.inFlight)).toEqual([1, 1, 2, 2, 3]);
     for (const c of redis.sent.slice(4, -1)) expect(c.queues).toBe(TARGET_CALL_US / 20);
   });
 
   it('never sends more than twice the queues of a call answered before', async () => {
     const redis = fakeRedis(1); // cheap queues: the size grows as fast as allowed
-    await readInChunks({}, names, redis.read);
+    // Cheap calls keep the most calls outstanding (MAX_CALLS_IN_FLIGHT), each sent before the
+    // answers that would let it grow: enough names for the size to reach its bound anyway.
+    await readInChunks({}, Array.from({ length: 30_000 }, (_, i) => `q${i}`), redis.read);
     for (const [queues, lastAnswered] of redis.growth.slice(1)) expect(queues).toBeLessThanOrEqual(Math.min(2 * lastAnswered, MAX_CHUNK));
     expect(Math.max(...redis.sent.map((c) => c.queues))).toBe(MAX_CHUNK);
   });
 
-  it("sends a measured owner's first MAX_CALLS_IN_FLIGHT calls at once (one round trip for a small deployment)", async () => {
+  it("sends a measured owner's first calls at once, as many as the in-flight budget allows (one round trip for a small deployment)", async () => {
     const owner = {};
     const first = fakeRedis();
     await readInChunks(owner, names.slice(0, 120), first.read);
