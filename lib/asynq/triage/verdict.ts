@@ -175,7 +175,7 @@ export function verdictOf(ix: FleetIndex, queue: string, taskType: string): Rout
     if (positive.length > 0) {
       return { ...base, verdict: 'conflict', since, summary: `${capital(listed(positive))}, but ${when}${failer} ${failedCount(nf)}: ${blame}` };
     }
-    return { ...base, verdict: 'not_handled', since, summary: `${capital(when)}${failedCount(nf)} failed with handler not found on ${tick(queue)}, and no group, published route or completed task shows a server handling ${t}.` };
+    return { ...base, verdict: 'not_handled', since, summary: `${when ? `${capital(when.trimEnd())}, ` : ''}${failedCount(nf)} failed with handler not found on ${tick(queue)}, and no group, published route or completed task shows a server handling ${t}.` };
   }
   if (seen && seen.aggregating > 0) {
     const into = emits.length > 0 ? `the group aggregator turns them into ${listed(emits.map(tick))}` : 'a group aggregator on this queue turns them into other tasks (no group declares which)';
@@ -210,7 +210,8 @@ function culprit(decl: Declared, servers: readonly FleetServer[], nf: NotFoundSp
     return `every live server on ${tick(queue)} started after the last failure, so the server that failed them is gone; re-run them.`;
   }
   const older = servers.filter((s) => s.patterns === null).sort((a, b) => (a.startedAt?.getTime() ?? 0) - (b.startedAt?.getTime() ?? 0));
-  const named = older.length > 0 ? ` (servers that publish no routes: ${listed(older.slice(0, 3).map(serverName))})` : '';
+  // Oldest first: a release still running beside its successor started before it.
+  const named = older.length > 0 ? `; the servers on ${tick(queue)} that publish no routes, oldest first: ${listed(older.slice(0, 3).map(serverName))}` : '';
   return `a server from an older release may still run${named}.`;
 }
 

@@ -55,6 +55,17 @@ describe('routing verdict words', () => {
     expect(v!.evidence.find((e) => e.kind === 'handler_not_found')?.detail).toContain('first at 2026-01-01 10:01:40 UTC, last at 2026-01-01 10:05:00 UTC');
   });
 
+  it('names the servers that publish no routes (Go servers), oldest first, and writes since-clauses with their comma', () => {
+    const newer = server('cccc3333', { low: 1 }, null, 60);
+    const older = server('dddd4444', { low: 1 }, null);
+    const [v] = routingVerdicts(demoFleet([newer, older]), { queue: 'low', taskType: 'metrics:rollup' });
+    expect(v!.summary).toMatch(
+      /: a server from an older release may still run; the servers on `low` that publish no routes, oldest first: `shop-1` pid 4242 \(ID `dddd4444`, started 2026-01-01 10:00:05 UTC\) and `shop-1` pid 4242 \(ID `cccc3333`, started 2026-01-01 10:01:05 UTC\)\.$/,
+    );
+    const [undeclared] = routingVerdicts({ ...demoFleet([older]), groups: [], types: [] }, { queue: 'low', taskType: 'metrics:rollup' });
+    expect(undeclared!.summary).toMatch(/^Since 2026-01-01 10:01:40 UTC, 4 tasks \(3 archived, 1 in retry\) failed with handler not found on `low`/);
+  });
+
   it('never puts "a server on Q" in a summary whose evidence says no live server consumes Q', () => {
     const [failing] = routingVerdicts(demoFleet([]), { queue: 'low', taskType: 'metrics:rollup' });
     expect(failing!.evidence.map((e) => e.kind)).toContain('no_server_on_queue');
