@@ -186,7 +186,7 @@ export function verdictOf(ix: FleetIndex, queue: string, taskType: string): Rout
       ...base,
       verdict: 'conflict',
       since: null,
-      summary: `${capital(listed(positive))}, but ${listed(decl.lacking)} also ${decl.lacking.length === 1 ? 'consumes' : 'consume'} ${tick(queue)} without a route for it: ${decl.lacking.length === 1 ? 'its' : 'their'} servers will fail such tasks with handler not found.`,
+      summary: `${capital(listed(positive))}, but ${listed(decl.lacking)} also ${decl.lacking.length === 1 ? 'consumes' : 'consume'} ${tick(queue)} without a route for it: ${failers(decl.lacking)} will fail such tasks with handler not found.`,
     };
   }
   if (positive.length > 0) {
@@ -213,6 +213,13 @@ function culprit(decl: Declared, servers: readonly FleetServer[], nf: NotFoundSp
   // Oldest first: a release still running beside its successor started before it.
   const named = older.length > 0 ? `; the servers on ${tick(queue)} that publish no routes, oldest first: ${listed(older.slice(0, 3).map(serverName))}` : '';
   return `a server from an older release may still run${named}.`;
+}
+
+/** Who fails the tasks: a server itself, or a group's servers. */
+function failers(lacking: readonly string[]): string {
+  const one = lacking.length === 1;
+  if (lacking.every((w) => w.startsWith('server '))) return one ? 'it' : 'they';
+  return one ? 'its servers' : 'their servers';
 }
 
 /** `3 "x" tasks wait` / `1 "x" task waits`. */

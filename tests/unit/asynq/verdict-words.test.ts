@@ -48,6 +48,16 @@ describe('routing verdict words', () => {
     ]);
   });
 
+  it('before any failure, a split between two servers of one process names the one without the route, which itself will fail such tasks', () => {
+    const now = server('aaaa1111', { critical: 6, low: 1 }, current);
+    const old = server('bbbb2222', { low: 1 }, older, 2);
+    const [v] = routingVerdicts({ ...demoFleet([now, old]), notFound: [] }, { queue: 'low', taskType: 'metrics:rollup' });
+    expect(v!.verdict).toBe('conflict');
+    expect(v!.summary).toBe(
+      'Declared by group `shop`, declared by server `shop-1` pid 4242 (ID `aaaa1111`, started 2026-01-01 10:00:05 UTC) and completed once, but server `shop-1` pid 4242 (ID `bbbb2222`, started 2026-01-01 10:00:07 UTC) also consumes `low` without a route for it: it will fail such tasks with handler not found.',
+    );
+  });
+
   it('says one completed task in the singular, and times to the second in UTC as the console writes them', () => {
     const [v] = routingVerdicts(demoFleet([server('aaaa1111', { low: 1 }, current)]), { queue: 'low', taskType: 'metrics:rollup' });
     expect(v!.evidence.find((e) => e.kind === 'seen_completed')?.detail).toBe('1 completed "metrics:rollup" task is retained in `low`: a handler ran it.');
