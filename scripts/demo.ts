@@ -4,7 +4,8 @@
  * server, a scheduler, clients, a worker that crashes now and then), and the dashboard on
  * http://127.0.0.1:8080. Ctrl-C stops everything.
  *
- * Flags: --no-web        run Redis and the application only (no dashboard build/start)
+ * Flags: --port N        the dashboard's port (default $PORT, else 8080)
+ *        --no-web        run Redis and the application only (no dashboard build/start)
  *        --check[=SECS]  after SECS (default 60) verify every state, failure kind, lock
  *                        situation, server and scheduler is present and still changing; exit 0/1
  */
@@ -18,14 +19,18 @@ import { DEMO_QUEUES, startDemoApp } from './demo/app';
 import { demoMux } from './demo/handlers';
 import { census, describe, missing } from './demo/check';
 import { seedSampleData } from './demo/sample-data';
+import { parseDemoArgs } from './demo/options';
 
 const root = join(import.meta.dirname, '..');
-const port = Number(process.env.PORT ?? 8080);
 const nextBin = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
-const args = process.argv.slice(2);
-const web = !args.includes('--no-web');
-const checkArg = args.find((a) => a === '--check' || a.startsWith('--check='));
-const checkAfterSeconds = checkArg ? Number(checkArg.split('=')[1] ?? 60) : null;
+const { port, web, checkAfterSeconds } = (() => {
+  try {
+    return parseDemoArgs(process.argv.slice(2), { PORT: process.env.PORT });
+  } catch (err) {
+    console.error(`npm run demo: ${(err as Error).message}`);
+    process.exit(2);
+  }
+})();
 
 function buildIfStale(): void {
   if (standaloneBuildIsFresh()) return;

@@ -5,7 +5,7 @@ import { ConfirmDialog } from '@/components/common/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Link } from '@/components/ui/link';
 import { SafeText } from '@/components/ui/safe-text';
-import { LocalTime } from '@/components/verdict/local-time';
+import { ExactTime } from '@/components/common/exact-time';
 import { paths } from '@/lib/paths';
 
 /** What a refusal's details say about an archived task in the way (lib/asynq/client/task-in-the-way.ts). */
@@ -46,7 +46,7 @@ export function ArchivedTaskInTheWay({ queue, id, archived, holds, onReplace, pe
       <span>
         {holds === 'id' ? 'That task is archived' : <>The holder is archived: {task} in <strong><SafeText text={queue} /></strong></>}
         {archived.type && <> (<code className="font-mono text-xs"><SafeText text={archived.type} /></code>)</>}
-        {archived.archivedAt && <>, since <LocalTime iso={archived.archivedAt} /></>}.
+        {archived.archivedAt && <>, since <ExactTime iso={archived.archivedAt} /></>}.
       </span>
       {archived.lastError && (
         <span className="text-xs">

@@ -6,11 +6,12 @@ import { Field } from '@/components/ui/field';
 import { Icon } from '@/components/ui/icons';
 import { Input, Textarea } from '@/components/ui/input';
 import { Panel } from '@/components/ui/panel';
-import { useEnqueueBatch } from '@/lib/query/enqueue';
+import { useEnqueueBatch, useEnqueueReplacingArchived } from '@/lib/query/enqueue';
 import { parseBatchLines } from './batch-lines';
 import { BatchResults } from './batch-results';
 import { BatchVerdicts } from './batch-verdicts';
 import { sendBatch, type LineResult } from './batch-send';
+import { isApiError } from '@/lib/query/fetcher';
 
 const EXAMPLE = [
   '{"type":"email:welcome","payload":{"userId":42}}',
@@ -28,8 +29,29 @@ export function BatchEnqueue({ defaultQueue, readOnly }: { defaultQueue: string;
   const [queue, setQueue] = useState(defaultQueue);
   const [results, setResults] = useState<LineResult[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [replacing, setReplacing] = useState<number | null>(null);
   const m = useEnqueueBatch();
+  const r = useEnqueueReplacingArchived();
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '').length;
+  // A line refused by an archived task's ID, enqueued again through the single enqueue's one
+  // route (delete-the-archived-task-and-enqueue: one script, audited); its row then shows the
+  // new task, or why the task in the way changed meanwhile.
+  const replace = async (line: number) => {
+    const row = results?.find((x) => x.line === line);
+    if (!row || row.ok || !row.existing || !row.item) return;
+    const { queue: _q, ...body } = row.item;
+    const at = row.existing;
+    let next: LineResult;
+    setReplacing(line);
+    try {
+      const t = await r.mutateAsync({ queue: at.queue, body: { ...body, archivedId: at.id } });
+      next = t ? { line, ok: true, id: t.id, queue: t.queue, state: t.state, replacedArchived: true } : row;
+    } catch (err) {
+      next = { line, ok: false, code: isApiError(err) ? err.code : 'error', message: err instanceof Error ? err.message : String(err), existing: { ...at, archived: null } };
+    }
+    setReplacing(null);
+    setResults((rs) => rs && rs.map((x) => (x.line === line ? next : x)));
+  };
   const run = async () => {
     setFailure(null);
     try {
@@ -67,7 +89,7 @@ export function BatchEnqueue({ defaultQueue, readOnly }: { defaultQueue: string;
       </Panel>
       {results && (
         <Panel title="Results" flush>
-          <BatchResults results={results} />
+          <BatchResults results={results} onReplace={readOnly === false ? (line) => void replace(line) : undefined} replacing={replacing} />
         </Panel>
       )}
     </div>

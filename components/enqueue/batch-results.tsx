@@ -7,9 +7,21 @@ import { paths } from '@/lib/paths';
 import type { LineResult } from './batch-send';
 import { SafeText } from '@/components/ui/safe-text';
 import { escapeText } from '@/lib/display-text';
+import { cn } from '@/lib/utils';
+import { ArchivedTaskInTheWay } from './archived-in-the-way';
 
-/** One row per line: the new task, or why that line was refused. */
-export function BatchResults({ results }: { results: LineResult[] }) {
+interface Replace {
+  /** Deletes the archived task in a line's way and enqueues the line (the single enqueue's route); absent read-only. */
+  onReplace: ((line: number) => void) | undefined;
+  /** The line being replaced now, if any. */
+  replacing: number | null;
+}
+
+/**
+ * One row per line: the new task, or why that line was refused; a line refused by an archived
+ * task's ID offers the single enqueue's "delete the archived task and enqueue", confirmed.
+ */
+export function BatchResults({ results, onReplace, replacing }: { results: LineResult[] } & Replace) {
   const ok = results.filter((r) => r.ok).length;
   return (
     <div className="flex flex-col">
@@ -31,7 +43,7 @@ export function BatchResults({ results }: { results: LineResult[] }) {
               <tr key={r.line} className="border-b border-line last:border-b-0" data-line={r.line}>
                 <TD className="tabular text-right text-muted">{r.line}</TD>
                 <TD>{r.ok ? <StateBadge state={r.state} /> : <Badge tone="red">{r.code}</Badge>}</TD>
-                <TD className="max-w-0 truncate">
+                <TD className={cn('max-w-0', !r.ok && r.existing?.archived ? 'break-words' : 'truncate')}>
                   {r.ok ? (
                     <Link href={paths.task(r.queue, r.id)} className="font-mono text-xs text-accent hover:underline">{r.id}</Link>
                   ) : (
@@ -44,6 +56,11 @@ export function BatchResults({ results }: { results: LineResult[] }) {
                     </>
                   )}
                   {r.ok && <span className="text-muted"> in <SafeText text={r.queue} /></span>}
+                  {r.ok && r.replacedArchived && <span className="text-muted">, after deleting the archived task with its ID</span>}
+                  {!r.ok && r.existing?.archived && r.item && (
+                    <ArchivedTaskInTheWay queue={r.existing.queue} id={r.existing.id} archived={r.existing.archived} holds="id"
+                      pending={replacing === r.line} onReplace={onReplace && (() => onReplace(r.line))} />
+                  )}
 
                 </TD>
               </tr>

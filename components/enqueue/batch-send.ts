@@ -6,18 +6,26 @@
 import type { BatchItemInput } from '@/lib/query/enqueue';
 import { isApiError } from '@/lib/query/fetcher';
 import type { BatchLine } from './batch-lines';
+import { archivedOf, type ArchivedInTheWay } from './archived-in-the-way';
+
+/** The task a refused line ran into; `archived` when it is an archived task (then `item` is the line, to enqueue again). */
+export interface ExistingTask {
+  id: string;
+  queue: string;
+  archived: ArchivedInTheWay | null;
+}
 
 export type LineResult =
-  | { line: number; ok: true; id: string; queue: string; state: string }
-  | { line: number; ok: false; code: string; message: string; existing?: { id: string; queue: string } | undefined };
+  | { line: number; ok: true; id: string; queue: string; state: string; replacedArchived?: boolean }
+  | { line: number; ok: false; code: string; message: string; existing?: ExistingTask | undefined; item?: BatchItemInput | undefined };
 
 type BatchError = { code: string; message: string; existing?: unknown };
 type BatchResponse = { results: ({ ok: true; id: string; queue: string; state: string } | { ok: false; error: BatchError })[] };
 
-/** The task a task_id_conflict names, when the server said which. */
-function existingOf(e: BatchError): { id: string; queue: string } | undefined {
-  const x = e.existing as { id?: unknown; queue?: unknown } | undefined;
-  return typeof x?.id === 'string' && typeof x.queue === 'string' ? { id: x.id, queue: x.queue } : undefined;
+/** The task a task_id_conflict names, when the server said which (described as archived when it is). */
+function existingOf(e: BatchError): ExistingTask | undefined {
+  const x = e.existing as { id?: unknown; queue?: unknown; archived?: unknown } | undefined;
+  return typeof x?.id === 'string' && typeof x.queue === 'string' ? { id: x.id, queue: x.queue, archived: archivedOf(x.archived) } : undefined;
 }
 
 const CHUNK = 1000;
@@ -29,7 +37,9 @@ async function sendChunk(lines: BatchLine[], send: (items: BatchItemInput[]) => 
       const { results } = await send(pending.map((l) => l.item!));
       results.forEach((r, i) => {
         const line = pending[i]?.line ?? 0;
-        out.push(r.ok ? { line, ok: true, id: r.id, queue: r.queue, state: r.state } : { line, ok: false, code: r.error.code, message: r.error.message, existing: existingOf(r.error) });
+        if (r.ok) return out.push({ line, ok: true, id: r.id, queue: r.queue, state: r.state });
+        const existing = existingOf(r.error);
+        out.push({ line, ok: false, code: r.error.code, message: r.error.message, existing, item: existing?.archived ? pending[i]?.item : undefined });
       });
       return;
     } catch (err) {

@@ -1,22 +1,13 @@
 import type { ReactNode } from 'react';
-import { RelativeTime } from '@/components/common/relative-time';
+import { ExactTime } from '@/components/common/exact-time';
 import { FieldList } from '@/components/task-detail/field-list';
 import { StateBadge } from '@/components/tasks/state-badge';
 import { Link } from '@/components/ui/link';
 import type { FailureGroupDto } from '@/lib/contract/triage';
 import { paths } from '@/lib/paths';
-import { formatNumber, formatTimestamp } from '@/lib/utils';
+import { formatNumber } from '@/lib/utils';
 import { failedCounts } from './counts';
 import { SafeText } from '@/components/ui/safe-text';
-
-function When({ iso }: { iso: string | null }) {
-  if (!iso) return <span className="text-subtle">—</span>;
-  return (
-    <span>
-      {formatTimestamp(iso)} <span className="text-muted">(<RelativeTime iso={iso} />)</span>
-    </span>
-  );
-}
 
 function ByQueue({ group }: { group: FailureGroupDto }) {
   return (
@@ -71,8 +62,8 @@ export function GroupFacts({ group, showTypes = true }: { group: FailureGroupDto
 
   }
   fields.push(
-    ['First failed', <When key="f" iso={group.firstSeenAt} />],
-    ['Last failed', <When key="l" iso={group.lastSeenAt} />],
+    ['First failed', <ExactTime key="f" iso={group.firstSeenAt} />],
+    ['Last failed', <ExactTime key="l" iso={group.lastSeenAt} />],
     ['Retries spent', <span key="r" className="tabular">{formatNumber(group.retriesSpent)}</span>],
     ['Sample tasks', <Samples key="s" group={group} />],
   );

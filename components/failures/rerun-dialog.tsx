@@ -13,7 +13,7 @@ import { failedCounts } from './counts';
 import type { RerunCount, RerunFlow, RerunTarget } from './use-rerun-flow';
 import { useVerdict } from '@/components/verdict/use-verdicts';
 import { VerdictText } from '@/components/verdict/verdict-text';
-import { LocalTime } from '@/components/verdict/local-time';
+import { ExactTime } from '@/components/common/exact-time';
 import { SafeText } from '@/components/ui/safe-text';
 
 const Strong = ({ children }: { children: ReactNode }) => <strong className="break-all text-fg">{children}</strong>;
@@ -70,7 +70,7 @@ function Difference({ count, result }: { count: RerunCount; result: RerunResultD
   const counted = count.retry + count.archived;
   return (
     <p data-testid="rerun-difference">
-      The confirmation counted {formatNumber(counted)} at <LocalTime iso={count.countedAt ?? ''} />; when the re-run read the queue, {parts.join(', and ')}.
+      The confirmation counted {formatNumber(counted)} at <ExactTime iso={count.countedAt} />; when the re-run read the queue, {parts.join(', and ')}.
     </p>
   );
 }

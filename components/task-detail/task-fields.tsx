@@ -1,26 +1,17 @@
 'use client';
 
 import { Link } from '@/components/ui/link';
-import { RelativeTime } from '@/components/common/relative-time';
+import { ExactTime } from '@/components/common/exact-time';
 import { Badge } from '@/components/ui/badge';
 import { Panel } from '@/components/ui/panel';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
-import { formatDuration, formatTimestamp } from '@/lib/utils';
+import { formatDuration } from '@/lib/utils';
 import { StateBadge } from '@/components/tasks/state-badge';
 import { FieldList } from './field-list';
 import { SafeText } from '@/components/ui/safe-text';
 
 const none = <span className="text-subtle">—</span>;
-
-function When({ iso }: { iso: string | null }) {
-  if (!iso) return none;
-  return (
-    <span>
-      {formatTimestamp(iso)} <span className="text-muted">(<RelativeTime iso={iso} />)</span>
-    </span>
-  );
-}
 
 /** Where the task is and what happened to it: state, retries, last failure, timing. */
 export function TaskFields({ task }: { task: TaskDto }) {
@@ -34,11 +25,11 @@ export function TaskFields({ task }: { task: TaskDto }) {
           ['Retried', <span key="r" className="tabular">{task.retried} of {task.maxRetry}</span>],
           ['Last error', task.lastError ? <span key="e" className="font-mono text-xs break-all whitespace-pre-wrap text-danger"><SafeText text={task.lastError} keepLineBreaks /></span> : none],
 
-          ['Last failed', <When key="lf" iso={task.lastFailedAt} />],
-          ['Next attempt', task.state === 'pending' ? <span key="n">ready: waiting for a worker</span> : task.state === 'active' ? <span key="n">running now</span> : <When key="n" iso={task.nextProcessAt} />],
+          ['Last failed', <ExactTime key="lf" iso={task.lastFailedAt} />],
+          ['Next attempt', task.state === 'pending' ? <span key="n">ready: waiting for a worker</span> : task.state === 'active' ? <span key="n">running now</span> : <ExactTime key="n" iso={task.nextProcessAt} />],
           ['Timeout', task.timeoutSeconds > 0 ? formatDuration(task.timeoutSeconds) : none],
-          ['Deadline', <When key="d" iso={task.deadline} />],
-          ['Completed', <When key="c" iso={task.completedAt} />],
+          ['Deadline', <ExactTime key="d" iso={task.deadline} />],
+          ['Completed', <ExactTime key="c" iso={task.completedAt} />],
           ['Retention', task.retentionSeconds > 0 ? formatDuration(task.retentionSeconds) : none],
         ]}
       />

@@ -2,8 +2,8 @@
 
 import { SafeText } from '@/components/ui/safe-text';
 import type { RoutingVerdictDto } from '@/lib/contract/routing-verdicts';
+import { ExactTime } from '@/components/common/exact-time';
 import { cn } from '@/lib/utils';
-import { LocalTime } from './local-time';
 import { VerdictBadge } from './verdict-badge';
 
 const EVIDENCE_LABEL: Record<RoutingVerdictDto['evidence'][number]['kind'], string> = {
@@ -33,7 +33,7 @@ function Quoted({ text }: { text: string }) {
 
 /**
  * One routing verdict as the core gave it: the badge and its one-sentence summary first, since
- * when it holds (the viewer's local time), the types an aggregator emits, and the evidence
+ * when it holds (UTC, as the summary writes times), the types an aggregator emits, and the evidence
  * behind it on expand. Every surface draws a verdict with this, so they cannot word it apart.
  */
 export function VerdictText({ v, open = false, className }: { v: RoutingVerdictDto; open?: boolean; className?: string }) {
@@ -49,7 +49,7 @@ export function VerdictText({ v, open = false, className }: { v: RoutingVerdictD
         <p className="text-xs text-muted">
           {v.since && (
             <>
-              Since <LocalTime iso={v.since} />
+              Since <ExactTime iso={v.since} />
             </>
           )}
           {v.since && v.emits && v.emits.length > 0 && ' · '}

@@ -96,6 +96,34 @@ const specs: Spec[] = [
       assert.deepEqual(tp.errors, []);
     },
   },
+  {
+    name: 'batch: a line refused by an archived task\'s ID offers the same confirmed delete-and-enqueue, and its row then shows the new task',
+    run: async ({ newPage, redis }) => {
+      const id = `e2e-batch-archived-${Date.now().toString(36)}`;
+      await seedZset(redis, 'archived', newTaskMessage({ type: 'e2e:gone', queue: ENQUEUE_QUEUE, id, errorMsg: LAST_ERROR, lastFailedAt: Math.floor(Date.now() / 1000) - 60 }), Math.floor(Date.now() / 1000) - 30);
+      await redis.sadd(k.ALL_QUEUES, ENQUEUE_QUEUE);
+      const tp = await newPage();
+      const { page } = tp;
+      await page.goto(paths.enqueue({ queue: ENQUEUE_QUEUE, tab: 'batch' }));
+      await page.getByRole('textbox', { name: 'JSON lines' }).fill(['{"type":"e2e:batch-ok"}', `{"type":"e2e:gone","payload":"again","options":{"taskId":${JSON.stringify(id)}}}`].join('\n'));
+      await page.getByRole('button', { name: 'Enqueue 2 lines' }).click();
+      const row = page.locator('[aria-label="Batch results"] tr[data-line="2"]');
+      const block = row.getByTestId('archived-in-the-way');
+      await block.getByText('That task is archived', { exact: false }).waitFor();
+      assert.equal(await block.getByTestId('archived-last-error').innerText(), LAST_ERROR);
+      assert.match(await row.innerText(), /task_id_conflict/);
+      await block.getByRole('button', { name: 'Delete the archived task and enqueue…' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText(id, { exact: false }).first().waitFor();
+      await dialog.getByRole('button', { name: 'Delete and enqueue' }).click();
+      await row.getByText('after deleting the archived task', { exact: false }).waitFor();
+      assert.equal(await row.getByRole('link', { name: id }).count(), 1);
+      assert.equal(await redis.hget(k.taskKey(ENQUEUE_QUEUE, id), 'state'), 'pending');
+      assert.equal(await redis.zscore(k.archivedKey(ENQUEUE_QUEUE), id), null);
+      assert.equal(Buffer.from((await redis.hgetBuffer(k.taskKey(ENQUEUE_QUEUE, id), 'msg'))!).includes('again'), true, 'the line\'s own payload');
+      assert.deepEqual(tp.errors, []);
+    },
+  },
 ];
 
 export default specs;

@@ -102,7 +102,7 @@ async function main(): Promise<number> {
       const started = Date.now();
       pages.length = 0;
       try {
-        await withTimeout(spec.run(ctx), SPEC_TIMEOUT_MS);
+        await withTimeout(spec.run(ctx), spec.timeoutMs ?? SPEC_TIMEOUT_MS);
         await new Promise((r) => setTimeout(r, 50)); // let the last responses' checks finish
         const drift = pages.flatMap((p) => p.contract);
         if (drift.length > 0) throw new Error(`API responses that break lib/contract:\n${drift.join('\n')}`);

@@ -116,7 +116,7 @@ let lastFinished: NotFoundGroupDto[] | null = null;
  */
 export async function loadNotFound(queues: QueueStatsDto[]): Promise<Loaded<NotFoundBanner>> {
   await connection();
-  const reruns = activeReruns();
+  const reruns = await activeReruns();
   const failed = queues.filter((q) => q.retry + q.archived > 0).map((q) => [q.queue, q.retry, q.archived]);
   if (failed.length === 0) {
     lastFinished = [];

@@ -12,6 +12,7 @@ import * as k from '../keys';
 import { asNumber } from '../reply';
 import { execPipeline, pipeScript, type ScriptName } from '../scripts';
 import { buildMessage, planEnqueue } from './enqueue';
+import { describeTaskInTheWay } from './task-in-the-way';
 import { composeOptions, type EnqueueOptions, type NewTask } from './options';
 
 export type BatchItemResult =
@@ -19,8 +20,18 @@ export type BatchItemResult =
   | { ok: false; error: AsynqError };
 
 /**
+ * ID conflicts whose task in the way is described (its state; when archived, since when and its
+ * last error), as a single enqueue's refusal describes it, so the operator can judge "delete the
+ * archived task and enqueue" for that line. Past this many, a conflict names the task only: a
+ * batch that conflicts by the hundred is a replayed file, and each description may read a msg.
+ */
+export const CONFLICTS_DESCRIBED = 100;
+
+/**
  * Enqueues every valid item. One round trip for all of them (plus a script load the first
- * time). Unlike asynq, an ID conflict is reported per item instead of counted as success.
+ * time), and on ID conflicts one or two more, the descriptions sent together (describeTaskInTheWay:
+ * O(1) reads each, a msg of at most 1 MiB for an archived one). Unlike asynq, an ID conflict is
+ * reported per item instead of counted as success.
  */
 export async function batchEnqueue(
   redis: RedisClient,
@@ -59,13 +70,17 @@ export async function batchEnqueue(
     // On a cluster the queues are registered before any task is written, as asynq's client does.
     { leadFirst: true },
   );
+  const conflicts: { index: number; queue: string; id: string }[] = [];
   plans.forEach(({ index, plan, queue, id }, i) => {
     const [err, code] = replies[queues.length + i] ?? [new Error('no reply'), null];
     if (err) throw err;
-    results[index] =
-      asNumber(code) === 1
-        ? { ok: true, id, queue, state: plan.state as 'pending' | 'scheduled' }
-        : { ok: false, error: taskIdConflictError(op, { existing: { id, queue } }) };
+    if (asNumber(code) === 1) results[index] = { ok: true, id, queue, state: plan.state as 'pending' | 'scheduled' };
+    else conflicts.push({ index, queue, id });
+  });
+  const described = await Promise.all(conflicts.slice(0, CONFLICTS_DESCRIBED).map((c) => describeTaskInTheWay(redis, c.queue, c.id)));
+  conflicts.forEach(({ index, queue, id }, i) => {
+    const d = described[i];
+    results[index] = { ok: false, error: taskIdConflictError(op, { existing: d ? { id, queue, state: d.state, archived: d.archived } : { id, queue } }) };
   });
   return results;
 }

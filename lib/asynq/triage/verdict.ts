@@ -20,7 +20,7 @@
 import { byName } from '../compare';
 import { consumes, routeOf, type FleetEvidence, type FleetServer, type NotFoundSpan, type TypeSeen, type WorkerGroup } from './fleet';
 import { goQuote } from '../errors';
-import { failedCount, listed, minute, serverName, tick, unixToDate } from './verdict-words';
+import { counted, failedCount, listed, ownQueues, serverName, tick, unixToDate, utcTime } from './verdict-words';
 
 export type Verdict = 'handled' | 'not_handled' | 'aggregated' | 'conflict' | 'unknown';
 
@@ -97,6 +97,8 @@ function declared(ix: FleetIndex, queue: string, taskType: string, evidence: Evi
       evidence.push({ kind: 'declared_route', detail: `${who} routes ${t} to ${goQuote(p)} (${p === taskType ? 'exact' : 'longest prefix'}).` });
     }
   }
+  // Each server record on its own: its own queues and its own patterns, never a process's or a
+  // host's, so a release and its successor in one process are told apart.
   for (const s of ix.serversOn.get(queue) ?? []) {
     if (!s.patterns) continue;
     const p = routeOf(s.patterns, taskType);
@@ -105,7 +107,7 @@ function declared(ix: FleetIndex, queue: string, taskType: string, evidence: Evi
     else out.routes.push({ who, pattern: p });
     evidence.push({
       kind: 'published_routes',
-      detail: `${who} publishes ${s.patterns.length} patterns: ${p === null ? `none matches ${t}` : `${goQuote(p)} takes ${t}`}.`,
+      detail: `${who} consumes ${ownQueues(s)} and publishes ${counted(s.patterns.length, 'pattern', 'patterns')}: ${p === null ? `none matches ${t}` : `${goQuote(p)} takes ${t}`}.`,
     });
   }
   return out;
@@ -136,7 +138,8 @@ export function verdictOf(ix: FleetIndex, queue: string, taskType: string): Rout
   for (const s of processing.slice(0, SERVERS_NAMED)) evidence.push({ kind: 'seen_processing', detail: `${serverName(s)} is processing a ${t} task now.` });
   const seen = ix.types.get(pairKey(queue, taskType));
   if (seen && seen.completed > 0) {
-    evidence.push({ kind: 'seen_completed', detail: `${seen.completed} completed ${t} tasks are retained in ${tick(queue)}: a handler ran them.` });
+    const one = seen.completed === 1;
+    evidence.push({ kind: 'seen_completed', detail: `${counted(seen.completed, 'completed', 'completed')} ${t} ${one ? 'task is' : 'tasks are'} retained in ${tick(queue)}: a handler ran ${one ? 'it' : 'them'}.` });
   }
   const nf = ix.notFound.get(pairKey(queue, taskType));
   const failing = nf !== undefined && nf.retry + nf.archived > 0;
@@ -145,14 +148,14 @@ export function verdictOf(ix: FleetIndex, queue: string, taskType: string): Rout
     const last = unixToDate(nf.last);
     evidence.push({
       kind: 'handler_not_found',
-      detail: `${failedCount(nf)} failed with handler not found for task ${t}${first ? `, first at ${minute(first)}` : ''}${last ? `, last at ${minute(last)}` : ''}.`,
+      detail: `${failedCount(nf)} failed with handler not found for task ${t}${first ? `, first at ${utcTime(first)}` : ''}${last ? `, last at ${utcTime(last)}` : ''}.`,
     });
   }
   const emits = [...new Set(ix.ev.groups.filter((g) => consumes(g, queue)).flatMap((g) => g.emits))].sort(byName);
   if (seen && seen.aggregating > 0) {
     evidence.push({
       kind: 'group_aggregation',
-      detail: `${seen.aggregating} ${t} tasks wait in groups of ${tick(queue)}; ${emits.length > 0 ? `its aggregator is declared to emit ${listed(emits.map(goQuote))}` : 'no group declares what its aggregator emits'}.`,
+      detail: `${waiting(seen.aggregating, t)} in groups of ${tick(queue)}; ${emits.length > 0 ? `its aggregator is declared to emit ${listed(emits.map(goQuote))}` : 'no group declares what its aggregator emits'}.`,
     });
   }
 
@@ -165,26 +168,31 @@ export function verdictOf(ix: FleetIndex, queue: string, taskType: string): Rout
 
   if (failing) {
     const since = unixToDate(nf.first);
-    const when = since ? `since ${minute(since)} ` : '';
+    const when = since ? `since ${utcTime(since)} ` : '';
     const blame = culprit(decl, servers, nf, queue);
+    // No live server on the queue: the one that failed them was there and is gone.
+    const failer = servers.length > 0 ? `a server on ${tick(queue)} without this handler has failed` : `a server that consumed ${tick(queue)} without this handler failed`;
     if (positive.length > 0) {
-      return { ...base, verdict: 'conflict', since, summary: `${capital(listed(positive))}, but ${when}a server on ${tick(queue)} without this handler has failed ${failedCount(nf)}: ${blame}` };
+      return { ...base, verdict: 'conflict', since, summary: `${capital(listed(positive))}, but ${when}${failer} ${failedCount(nf)}: ${blame}` };
     }
-    return { ...base, verdict: 'not_handled', since, summary: `${capital(when)}${failedCount(nf)} failed with handler not found on ${tick(queue)}, and no group, published route or completed task shows a server handling ${t}.` };
+    return { ...base, verdict: 'not_handled', since, summary: `${when ? `${capital(when.trimEnd())}, ` : ''}${failedCount(nf)} failed with handler not found on ${tick(queue)}, and no group, published route or completed task shows a server handling ${t}.` };
   }
   if (seen && seen.aggregating > 0) {
     const into = emits.length > 0 ? `the group aggregator turns them into ${listed(emits.map(tick))}` : 'a group aggregator on this queue turns them into other tasks (no group declares which)';
-    return { ...base, verdict: 'aggregated', since: null, summary: `${seen.aggregating} ${t} tasks wait in groups of ${tick(queue)}: ${into}.`, emits };
+    return { ...base, verdict: 'aggregated', since: null, summary: `${capital(waiting(seen.aggregating, t))} in groups of ${tick(queue)}: ${into}.`, emits };
   }
   if (decl.routes.length > 0 && decl.lacking.length > 0) {
     return {
       ...base,
       verdict: 'conflict',
       since: null,
-      summary: `${capital(listed(positive))}, but ${listed(decl.lacking)} also ${decl.lacking.length === 1 ? 'consumes' : 'consume'} ${tick(queue)} without a route for it: ${decl.lacking.length === 1 ? 'its' : 'their'} servers will fail such tasks with handler not found.`,
+      summary: `${capital(listed(positive))}, but ${listed(decl.lacking)} also ${decl.lacking.length === 1 ? 'consumes' : 'consume'} ${tick(queue)} without a route for it: ${failers(decl.lacking)} will fail such tasks with handler not found.`,
     };
   }
-  if (positive.length > 0) return { ...base, verdict: 'handled', since: null, summary: `${capital(listed(positive))} on ${tick(queue)}.` };
+  if (positive.length > 0) {
+    const idle = servers.length === 0 ? `, but no live server consumes ${tick(queue)} now: its tasks wait until one does` : '';
+    return { ...base, verdict: 'handled', since: null, summary: `${capital(listed(positive))} on ${tick(queue)}${idle}.` };
+  }
   if (decl.lacking.length > 0) {
     return { ...base, verdict: 'not_handled', since: null, summary: `No route for ${t} on ${tick(queue)}: ${listed(decl.lacking)} ${decl.lacking.length === 1 ? 'consumes' : 'consume'} it and would fail such tasks with handler not found.` };
   }
@@ -195,15 +203,27 @@ export function verdictOf(ix: FleetIndex, queue: string, taskType: string): Rout
 /** Who most likely failed them, in plain words. */
 function culprit(decl: Declared, servers: readonly FleetServer[], nf: NotFoundSpan, queue: string): string {
   if (decl.lacking.length > 0) return `${listed(decl.lacking)} ${decl.lacking.length === 1 ? 'consumes' : 'consume'} ${tick(queue)} without a route for it.`;
+  if (servers.length === 0) return `no live server consumes ${tick(queue)} now, so the server that failed them is gone; re-run them once one with this handler does.`;
   const last = unixToDate(nf.last);
   const starts = servers.map((s) => s.startedAt?.getTime() ?? 0);
   if (last && servers.length > 0 && starts.every((s) => s > last.getTime())) {
     return `every live server on ${tick(queue)} started after the last failure, so the server that failed them is gone; re-run them.`;
   }
   const older = servers.filter((s) => s.patterns === null).sort((a, b) => (a.startedAt?.getTime() ?? 0) - (b.startedAt?.getTime() ?? 0));
-  const named = older.length > 0 ? ` (servers that publish no routes: ${listed(older.slice(0, 3).map(serverName))})` : '';
+  // Oldest first: a release still running beside its successor started before it.
+  const named = older.length > 0 ? `; the servers on ${tick(queue)} that publish no routes, oldest first: ${listed(older.slice(0, 3).map(serverName))}` : '';
   return `a server from an older release may still run${named}.`;
 }
+
+/** Who fails the tasks: a server itself, or a group's servers. */
+function failers(lacking: readonly string[]): string {
+  const one = lacking.length === 1;
+  if (lacking.every((w) => w.startsWith('server '))) return one ? 'it' : 'they';
+  return one ? 'its servers' : 'their servers';
+}
+
+/** `3 "x" tasks wait` / `1 "x" task waits`. */
+const waiting = (n: number, quotedType: string): string => `${n} ${quotedType} ${n === 1 ? 'task waits' : 'tasks wait'}`;
 
 const capital = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 

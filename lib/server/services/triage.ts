@@ -103,7 +103,7 @@ export async function rerunHandlerNotFound(body: RerunBody, signal: AbortSignal)
     try {
       return withItemFailures(await inspector.rerunNotFound(body.queue, body.taskType, body.states, { signal, onProgress: report }));
     } finally {
-      tracked.end();
+      await tracked.end();
       forgetTriageScans();
     }
   });

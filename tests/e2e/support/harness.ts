@@ -39,6 +39,8 @@ export interface TestPage {
 export interface Spec {
   name: string;
   run: (ctx: Ctx) => Promise<void>;
+  /** Longer than the runner's 90 s, for a spec that waits on real servers (Go) to do their work. */
+  timeoutMs?: number;
 }
 
 export interface SpecModule {

@@ -68,6 +68,24 @@ describe('delete the archived task and enqueue', () => {
     expect(await redis.hget(k.taskKey('q', res.body.id), 'unique_key')).toBe(lock);
   });
 
+  it('a batch line refused by an archived task\'s ID names it as the single enqueue does, and the same route replaces it', async () => {
+    await archived('q', { type: 'old', payload: 'v1', options: { taskId: 'line-2' } });
+    await enqueue('q', { type: 'live', options: { taskId: 'line-3' } });
+    const batch = await post(r.batch.POST, {}, { items: [{ queue: 'q', type: 'a' }, { queue: 'q', type: 'new', payload: 'v2', options: { taskId: 'line-2' } }, { queue: 'q', type: 'b', options: { taskId: 'line-3' } }] });
+    expect(batch.status).toBe(200);
+    const [, byArchived, byPending] = batch.body.results;
+    expect(byArchived).toMatchObject({ ok: false, error: { code: 'task_id_conflict', existing: { id: 'line-2', queue: 'q', state: 'archived', archived: { type: 'old', lastError: expect.any(String) } } } });
+    expect(byArchived.error.existing.archived.archivedAt).toMatch(/^\d{4}-/);
+    // A conflict with a live task is described too, and offers nothing to delete.
+    expect(byPending).toMatchObject({ ok: false, error: { code: 'task_id_conflict', existing: { id: 'line-3', state: 'pending', archived: null } } });
+
+    await redis.del('asynqlens:audit');
+    const res = await replace('q', { archivedId: 'line-2', type: 'new', payload: 'v2', options: { taskId: 'line-2' } });
+    expect(res.status).toBe(201);
+    expect(await redis.hget(k.taskKey('q', 'line-2'), 'state')).toBe('pending');
+    expect((await records())[0]).toMatchObject({ action: 'delete-archived-and-enqueue', target: { queue: 'q', archivedId: 'line-2' }, status: 201 });
+  });
+
   it('schedules and groups as an enqueue would', async () => {
     await archived('q', { type: 't', options: { taskId: 's' } });
     const s = await replace('q', { archivedId: 's', type: 't', options: { taskId: 's', processInSeconds: 600 } });

@@ -2,10 +2,11 @@
  * The re-run's exact counts: GET /api/handler-not-found/count states what a re-run would move
  * at that moment (the confirmation's number), the re-run's result then says what it found and
  * moved, so a task that failed the same way in between shows up as the difference; and the
- * overview's banner sees a re-run in progress with its progress, and not after it.
+ * overview's banner sees a re-run in progress with its progress (any console replica's, through
+ * Redis), and not after it.
  */
 import { describe, expect, it } from 'vitest';
-import { activeReruns } from '@/lib/server/jobs/reruns';
+import { activeReruns, RERUNS_KEY } from '@/lib/server/jobs/reruns';
 import { consoleRoutes } from '../../support/console-routes';
 import { get, notFoundError, postJson, postNdjson, seedFailed, useTriageRedis } from './helpers';
 
@@ -50,18 +51,37 @@ describe('GET /api/handler-not-found/count', () => {
 });
 
 describe('re-runs in progress, as the banner sees them', () => {
-  it('lists a running re-run with its latest progress, and forgets it when it ends', async () => {
+  it('lists a running re-run with its latest progress, in Redis for every replica too, and forgets it when it ends', async () => {
     for (let i = 0; i < 1200; i++) await seedFailed(redis, { queue: 'q', type: 'big', state: 'archived', error: notFoundError('big') });
     const seen: unknown[] = [];
-    const poll = setInterval(() => seen.push(...activeReruns()), 1);
+    const published: Record<string, string>[] = [];
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        seen.push(...(await activeReruns()));
+        published.push(await redis.hgetall(RERUNS_KEY));
+      }
+    })();
     try {
       await postNdjson(routes.rerun.POST, '/api/handler-not-found/rerun', { queue: 'q', taskType: 'big', states: ['archived'] });
     } finally {
-      clearInterval(poll);
+      polling = false;
+      await poll;
     }
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.some((r) => (r as { progress: { phase: string } | null }).progress?.phase === 'running')).toBe(true);
     expect(seen.every((r) => (r as { queue: string; taskType: string }).queue === 'q' && (r as { taskType: string }).taskType === 'big')).toBe(true);
-    expect(activeReruns()).toEqual([]);
+    // What another console replica reads: the entry under the console's own key, with its expiry.
+    const entry = published.map((h) => h[JSON.stringify(['q', 'big'])]).find(Boolean);
+    expect(JSON.parse(entry!)).toMatchObject({ queue: 'q', taskType: 'big', expiresAt: expect.any(String) });
+    expect(await activeReruns()).toEqual([]);
+    expect(await redis.exists(RERUNS_KEY)).toBe(0);
+  });
+
+  it('shows a re-run another replica publishes, until its entry expires', async () => {
+    const entry = (taskType: string, expiresInMs: number) =>
+      JSON.stringify({ queue: 'q', taskType, startedAt: new Date().toISOString(), progress: { phase: 'running', state: 'archived', done: 5, total: 9 }, expiresAt: new Date(Date.now() + expiresInMs).toISOString() });
+    await redis.hset(RERUNS_KEY, JSON.stringify(['q', 'elsewhere']), entry('elsewhere', 10_000), JSON.stringify(['q', 'crashed']), entry('crashed', -1), 'junk', '{');
+    expect(await activeReruns()).toEqual([{ queue: 'q', taskType: 'elsewhere', startedAt: expect.any(String), progress: { phase: 'running', state: 'archived', done: 5, total: 9 } }]);
   });
 });

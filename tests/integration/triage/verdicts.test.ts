@@ -129,7 +129,7 @@ describe('GET /api/routing/verdicts', () => {
     expect(split.verdict).toBe('conflict');
     expect(split.since).toBeNull();
     // The TS server on `shared` publishes `ts:` only, so it too lacks x:1.
-    expect(split.summary).toBe('Declared by group `a`, but group `b` and server `ts-1` pid 7 (started ' + split.summary.split('(started ')[1]!.split(')')[0] + ') also consume `shared` without a route for it: their servers will fail such tasks with handler not found.');
+    expect(split.summary).toMatch(/^Declared by group `a`, but group `b` and server `ts-1` pid 7 \(ID `srv-ts`, started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\) also consume `shared` without a route for it: their servers will fail such tasks with handler not found\.$/);
   });
 
   it('reports a malformed routing file by file, line and rule, and still answers', async () => {

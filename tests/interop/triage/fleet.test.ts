@@ -141,7 +141,7 @@ describe.skipIf(asynqGo.noGo)('routing verdicts of a Go fleet', () => {
     const verdict = (k: string) => m.get(k)?.verdict;
     expect(verdict('default/invoice:refund')).toBe('conflict');
     const refund = m.get('default/invoice:refund')!;
-    expect(refund.summary).toMatch(/^Declared by group `billing` and declared by group `reports`, but since \d{4}-\d\d-\d\d \d\d:\d\d UTC a server on `default` without this handler has failed 3 tasks \(3 archived\): a server from an older release may still run/);
+    expect(refund.summary).toMatch(/^Declared by group `billing` and declared by group `reports`, but since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC a server on `default` without this handler has failed 3 tasks \(3 archived\): a server from an older release may still run/);
     expect(verdict('default/invoice:create')).toBe('handled');
     expect(verdict('reports/report:daily')).toBe('handled');
     expect(verdict('reports/audit:log')).toBe('not_handled');
