@@ -175,7 +175,7 @@ export const SEARCH_TIMES = [
 ] as const satisfies readonly (typeof SEARCH_TIME_PARAMS)[number][];
 const SEARCH_ONCE = ['id', 'payload', 'error', 'minRetried', ...SEARCH_TIMES] as const;
 const _lists: Record<(typeof SEARCH_LIST_PARAMS)[number], true> = { queue: true, state: true, type: true, typePrefix: true };
-const _texts: Record<(typeof SEARCH_TEXT_PARAMS)[number], true> = { id: true, payload: true, error: true };
+const _texts: Record<(typeof SEARCH_TEXT_PARAMS)[number], true> = { id: true, payload: true, error: true, q: true };
 const _times: Record<(typeof SEARCH_TIME_PARAMS)[number], true> = {
   lastFailedAfter: true, lastFailedBefore: true, nextRunAfter: true, nextRunBefore: true, completedAfter: true, completedBefore: true,
 };
