@@ -41,6 +41,8 @@ export interface QueueViewState {
   size: number;
   /** Only meaningful for the aggregating state. */
   group: string | undefined;
+  /** The tab's filter, a search query ('' = the plain list); it stays as the tabs change. */
+  q: string;
 }
 
 export function parseQueueView(sp: SearchParamsLike): QueueViewState {
@@ -50,6 +52,7 @@ export function parseQueueView(sp: SearchParamsLike): QueueViewState {
     page: positiveInt(get(sp, 'page'), 1),
     size: oneOf(get(sp, 'size'), PAGE_SIZES, 20),
     group: state === 'aggregating' ? get(sp, 'group') || undefined : undefined,
+    q: (get(sp, 'q') ?? '').trim(),
   };
 }
 
@@ -173,9 +176,9 @@ export const SEARCH_REPEATABLE = ['queue', 'state', 'type', 'typePrefix'] as con
 export const SEARCH_TIMES = [
   'lastFailedAfter', 'lastFailedBefore', 'nextRunAfter', 'nextRunBefore', 'completedAfter', 'completedBefore',
 ] as const satisfies readonly (typeof SEARCH_TIME_PARAMS)[number][];
-const SEARCH_ONCE = ['id', 'payload', 'error', 'minRetried', ...SEARCH_TIMES] as const;
+const SEARCH_ONCE = ['q', 'id', 'payload', 'error', 'minRetried', ...SEARCH_TIMES] as const;
 const _lists: Record<(typeof SEARCH_LIST_PARAMS)[number], true> = { queue: true, state: true, type: true, typePrefix: true };
-const _texts: Record<(typeof SEARCH_TEXT_PARAMS)[number], true> = { id: true, payload: true, error: true };
+const _texts: Record<(typeof SEARCH_TEXT_PARAMS)[number], true> = { id: true, payload: true, error: true, q: true };
 const _times: Record<(typeof SEARCH_TIME_PARAMS)[number], true> = {
   lastFailedAfter: true, lastFailedBefore: true, nextRunAfter: true, nextRunBefore: true, completedAfter: true, completedBefore: true,
 };
@@ -212,9 +215,8 @@ export function mergeFilter(base: QueryPairs, add: QueryPairs): FilterPair[] {
 }
 
 export interface SearchViewState {
+  /** The API's parameters, the search query `q` among them (the box shows it; chips the rest). */
   filter: FilterPair[];
-  /** Text from the shell's search box, still to be turned into filters. */
-  q: string | undefined;
   /** Parameters that are not filters (a hand-edited URL): dropped, and said so. */
   ignored: string[];
 }
@@ -224,9 +226,9 @@ export function parseSearchView(sp: SearchParamsLike): SearchViewState {
     sp instanceof URLSearchParams
       ? [...sp.entries()]
       : Object.entries(sp).flatMap(([k, v]) => (v === undefined ? [] : (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x])));
-  const pairs = entries.filter(([k, v]) => isFilterKey(k) && v !== '');
-  const ignored = [...new Set(entries.map(([k]) => k).filter((k) => k !== 'q' && !isFilterKey(k)))];
-  return { filter: mergeFilter([], pairs), q: get(sp, 'q')?.trim() || undefined, ignored };
+  const pairs = entries.filter(([k, v]) => isFilterKey(k) && v.trim() !== '');
+  const ignored = [...new Set(entries.map(([k]) => k).filter((k) => !isFilterKey(k)))];
+  return { filter: mergeFilter([], pairs), ignored };
 }
 
 export interface EnqueueViewState {

@@ -12,6 +12,7 @@ export interface ChipText {
 }
 
 const FIXED: Record<string, [field: string, op: string]> = {
+  q: ['Query', ''],
   queue: ['Queue', 'is'],
   state: ['State', 'is'],
   type: ['Type', 'is'],

@@ -7,6 +7,7 @@ import { SkeletonRows } from '@/components/ui/skeleton';
 import type { QueryPairs } from '@/lib/paths';
 import { useReadOnly } from '@/lib/query/health';
 import { filterKey } from '@/lib/query/search';
+import { queryErrorAt } from './query-box';
 import { SearchActions } from './search-actions';
 import { SearchProgress } from './search-progress';
 import { SearchResultsTable } from './search-results-table';
@@ -17,6 +18,9 @@ export function SearchResults({ filter }: { filter: QueryPairs }) {
   const run = useSearchRun(filter);
   const readOnly = useReadOnly();
   const { query, tasks } = run;
+  if (query.isError && !query.data && queryErrorAt(query.error)) {
+    return <EmptyState title="The query cannot be searched">The search box above marks the word to fix.</EmptyState>;
+  }
   if (query.isError && !query.data) {
     return <ErrorState error={query.error} title="The search failed" onRetry={run.restart} />;
   }
@@ -30,7 +34,7 @@ export function SearchResults({ filter }: { filter: QueryPairs }) {
         <SkeletonRows rows={4} />
       ) : (
         <EmptyState title={run.complete ? 'No task matches' : 'No match yet'}>
-          {run.complete ? 'Nothing in Redis matches every filter. Remove a chip to widen the search.' : 'The search has not reached a match so far.'}
+          {run.complete ? 'Nothing in Redis matches every filter. Remove a word or a chip to widen the search.' : 'The search has not reached a match so far.'}
         </EmptyState>
       )}
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-line px-3 py-2 text-xs text-muted">

@@ -8,6 +8,7 @@ import { SavedSearches } from './saved-searches';
 import { SearchBar } from './search-bar';
 import { SearchResults } from './search-results';
 import { useSearchFilter } from './use-search-filter';
+import { useSearchSnapshot } from './use-search-run';
 
 /**
  * Find any task: filters as chips (kept in the URL, so the address is the link to share), the
@@ -15,6 +16,7 @@ import { useSearchFilter } from './use-search-filter';
  */
 export function SearchView() {
   const { filter, ignored, setFilter } = useSearchFilter();
+  const { tasks, error } = useSearchSnapshot(filter);
   return (
     <>
       <PageHeader
@@ -23,7 +25,7 @@ export function SearchView() {
         actions={<SavedSearches filter={filter} />}
       />
       <Panel flush>
-        <SearchBar filter={filter} onChange={setFilter} />
+        <SearchBar filter={filter} onChange={setFilter} error={error} tasks={tasks} />
         {ignored.length > 0 && (
           <p role="status" className="border-b border-line bg-warning-soft px-3 py-1.5 text-xs text-warning">
             Ignored what is not a filter: {ignored.join(', ')}.
@@ -31,8 +33,8 @@ export function SearchView() {
         )}
         {filter.length === 0 ? (
           <EmptyState title="Search every task">
-            Type a value (an order number, an ID, a type such as email:welcome) and press Enter, or add filters by kind. Press / or Ctrl+K
-            anywhere to come back to this box.
+            Type words (an order number, the first characters of a task ID) or fields (type:email:*, user_id:42, amount&gt;100) and press
+            Enter, or add filters by kind. Press / or Ctrl+K anywhere to come back to this box.
           </EmptyState>
         ) : (
           <SearchResults key={filterKey(filter)} filter={filter} />

@@ -53,3 +53,13 @@ export function useSearchRun(filter: QueryPairs) {
 }
 
 export type SearchRun = ReturnType<typeof useSearchRun>;
+
+/**
+ * What a search has found so far and its error, read from the cache without starting it (the
+ * results below the box run it): the box's completions and its error mark.
+ */
+export function useSearchSnapshot(filter: QueryPairs) {
+  const { data, error } = useInfiniteQuery({ ...searchResultsQuery(filter), enabled: false });
+  const tasks = useMemo(() => data?.pages.flatMap((p) => p.tasks) ?? [], [data]);
+  return { tasks, error };
+}

@@ -33,7 +33,7 @@ export type { LockFinding, LockFindingCode, LockHolder } from './diagnostics/loc
 export { createDuplicateScan, DEFAULT_DUPLICATE_STATES, type DuplicateScan, type DuplicateReport, type DuplicateScanOptions } from './diagnostics/duplicates';
 export type { DuplicateGroup } from './diagnostics/duplicate-groups';
 export { deleteTasksById, type DeleteTasksResult } from './diagnostics/delete-tasks';
-export { searchTasks, actOnMatches, type SearchFilter, type SearchOptions, type SearchPage, type ActResult, type ActProgress } from './search';
+export { searchTasks, actOnMatches, withSearchQuery, parseSearchQuery, type SearchFilter, type SearchOptions, type SearchPage, type ActResult, type ActProgress } from './search';
 export {
   Server,
   ServeMux,

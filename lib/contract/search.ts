@@ -5,7 +5,10 @@
  * A filter is a multi-map of parameters. `queue`, `state`, `type` and `typePrefix` may repeat
  * (any of them matches; `state` also takes a comma-separated list); `payload.<path>` and
  * `header.<key>` name their field in the key; every other parameter is given once. An unknown
- * parameter is a 400: a misspelt filter must never widen a bulk delete to every task.
+ * parameter is a 400: a misspelt filter must never widen a bulk delete to every task. `q` is a
+ * search query (`type:email:* user_id:42 amount>100`, grammar in lib/asynq/search/query.ts):
+ * the server parses it and ANDs it with the other parameters, and a bad one is a 400 naming
+ * the offset and the word (`offset`, `token` in the error).
  */
 import { z } from 'zod';
 import { taskSchema, taskStateSchema, type TaskStateDto } from './tasks';
@@ -29,6 +32,8 @@ export interface SearchFilterDto {
   errorContains?: string;
   headers?: Record<string, string>;
   minRetried?: number;
+  /** A search query (lib/asynq/search/query.ts), parsed by the server: it narrows the rest. */
+  q?: string;
   lastFailedAfter?: Date;
   lastFailedBefore?: Date;
   nextRunAfter?: Date;
@@ -79,7 +84,10 @@ function parseParam(out: SearchFilterDto, key: string, v: Raw, issue: Issue): vo
   if ((SEARCH_LIST_PARAMS as readonly string[]).includes(key)) return parseList(out, key as (typeof SEARCH_LIST_PARAMS)[number], v, issue);
   const text = once(key, v, issue);
   if (text === undefined) return;
-  if (key === 'id') out.id = text;
+  if (key === 'q') {
+    // Whitespace alone says nothing, so it must not count as narrowing a bulk action.
+    if (text.trim() !== '') out.q = text;
+  } else if (key === 'id') out.id = text;
   else if (key === 'payload') out.payloadContains = text;
   else if (key === 'error') out.errorContains = text;
   else if (key === 'minRetried') {
@@ -112,7 +120,7 @@ const rawValue = z.union([z.string(), z.number().transform(String), z.array(z.st
 
 /** A filter multi-map → SearchFilterDto; each bad parameter is an issue at its own name. */
 /** The parsed fields that narrow by queue, type, state or text (see narrowsByParam). */
-const NARROWING_FIELDS = new Set<string>(['queues', 'states', 'types', 'typePrefixes', 'id', 'payloadContains', 'payloadFields', 'errorContains', 'headers']);
+const NARROWING_FIELDS = new Set<string>(['queues', 'states', 'types', 'typePrefixes', 'id', 'payloadContains', 'payloadFields', 'errorContains', 'headers', 'q']);
 
 export const searchFilterSchema = z.record(z.string(), rawValue).transform((raw, ctx) => {
   const out: SearchFilterDto = {};

@@ -1,6 +1,8 @@
 /**
  * Issue 10, read side: find tasks from anywhere (the shell's box and its shortcut), narrow
- * with chips, open a result, share the URL, save a search, and watch (and stop) a long search.
+ * with the query language and chips, open a result, share the URL, save a search, and watch
+ * (and stop) a long search; a payload field and a pasted ID prefix, typed, find exactly their
+ * tasks, on the search page and in a queue tab's filter.
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -13,6 +15,7 @@ export const phase = 'read';
 const results = (page: Page) => page.getByRole('table', { name: 'Search results' }).locator('tbody tr');
 const matches = (page: Page, n: number) => page.getByRole('status', { name: 'Search progress' }).getByText(`${n} ${n === 1 ? 'match' : 'matches'}`, { exact: true }).waitFor();
 const resultIds = async (page: Page) => (await results(page).locator('td:first-child').allInnerTexts()).map((s) => s.trim()).sort();
+const box = (page: Page, name = 'Search tasks') => page.getByRole('combobox', { name });
 
 function noErrors(tp: TestPage) {
   assert.deepEqual(tp.errors, [], 'page errors');
@@ -20,7 +23,7 @@ function noErrors(tp: TestPage) {
 
 const specs: Spec[] = [
   {
-    name: 'from the overview: "/" focuses the search box; the text becomes a chip; chips narrow; a result opens',
+    name: 'from the overview: "/" focuses the search box; the text is the query; words and chips narrow; a result opens',
     run: async ({ newPage, seeded, screenshot }) => {
       const tp = await newPage();
       const { page } = tp;
@@ -36,11 +39,11 @@ const specs: Spec[] = [
       assert.equal(await focused(), 'Search tasks');
       await page.keyboard.type(ORDER_MARK);
       await page.keyboard.press('Enter');
-      await page.waitForURL((u) => u.pathname === '/search' && u.searchParams.get('payload') === ORDER_MARK);
+      await page.waitForURL((u) => u.pathname === '/search' && u.searchParams.get('q') === ORDER_MARK);
       await matches(page, 11);
       await page.getByText('Searched all').waitFor();
       // Narrow: typed (state:retry), then through the "Add filter" form (header tenant = acme).
-      await page.getByRole('searchbox', { name: 'Search tasks' }).fill('state:retry');
+      await box(page).fill(`${ORDER_MARK} state:retry`);
       await page.keyboard.press('Enter');
       await matches(page, 6);
       await page.getByRole('button', { name: 'Add filter' }).click();
@@ -50,7 +53,7 @@ const specs: Spec[] = [
       await page.getByRole('form', { name: 'Add filter' }).getByRole('button', { name: 'Add', exact: true }).click();
       await matches(page, 3);
       const url = new URL(page.url());
-      assert.deepEqual(url.searchParams.getAll('state'), ['retry']);
+      assert.equal(url.searchParams.get('q'), `${ORDER_MARK} state:retry`);
       assert.equal(url.searchParams.get('header.tenant'), 'acme');
       const expected = seeded.finder.retryIds.filter((_, i) => i % 2 === 0).sort();
       assert.deepEqual(await resultIds(page), expected);
@@ -74,6 +77,59 @@ const specs: Spec[] = [
       assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Search tasks', 'Ctrl+K on the task page');
       await page.goBack();
       await matches(page, 3);
+      noErrors(tp);
+    },
+  },
+  {
+    name: 'typed: user_id:42 and a pasted 8-character ID prefix find exactly their tasks; completions; an error marked at its word; a queue tab filters the same way',
+    run: async ({ newPage, seeded, screenshot }) => {
+      const tp = await newPage();
+      const { page } = tp;
+      await page.goto(paths.search());
+      const input = box(page);
+      await input.waitFor();
+      await page.getByTestId('query-syntax').getByText('user_id:42', { exact: false }).waitFor();
+      await input.pressSequentially('user_id:42');
+      await page.keyboard.press('Enter');
+      await matches(page, 2);
+      assert.deepEqual(await resultIds(page), seeded.finder.retryIds.slice(0, 2).sort());
+      // Completions come from the results on screen: a payload field and a task type.
+      await input.fill('');
+      await input.pressSequentially('reg');
+      await page.getByRole('listbox', { name: 'Completions' }).getByRole('option', { name: 'region:' }).waitFor();
+      await page.keyboard.press('Tab');
+      assert.equal(await input.inputValue(), 'region:');
+      await input.fill('');
+      await input.pressSequentially('type:order:');
+      await page.getByRole('option', { name: 'type:order:sync' }).waitFor();
+      // The first 8 characters of an ID, as a log or the truncated column shows them.
+      const target = seeded.finder.archivedIds[1]!;
+      await input.fill(target.slice(0, 8));
+      await page.keyboard.press('Enter');
+      await matches(page, 1);
+      assert.deepEqual(await resultIds(page), [target]);
+      // A bad query: the server's 400 is marked at its word.
+      await input.fill('user_id:42 amount>abc');
+      await page.keyboard.press('Enter');
+      const error = page.getByTestId('query-error');
+      await error.locator('mark').getByText('amount>abc').waitFor();
+      assert.match(await error.innerText(), /q: at 11, "amount>abc": a comparison needs a number/);
+      await screenshot(page, 'search-query-error');
+      // A queue tab's filter: the same language, scoped to the queue and the tab's state.
+      await page.goto(paths.queue(SEARCH_QUEUE, { state: 'retry' }));
+      const filter = box(page, 'Filter retry tasks');
+      await filter.pressSequentially('user_id:42');
+      await page.keyboard.press('Enter');
+      await matches(page, 2);
+      assert.deepEqual(await resultIds(page), seeded.finder.retryIds.slice(0, 2).sort());
+      await filter.fill(seeded.finder.retryIds[4]!.slice(0, 8));
+      await page.keyboard.press('Enter');
+      await matches(page, 1);
+      assert.deepEqual(await resultIds(page), [seeded.finder.retryIds[4]]);
+      // The filter stays as the tabs change: no archived task has that ID.
+      await page.locator('nav a[href*="state=archived"]').first().click();
+      await page.getByText('No task matches').waitFor();
+      assert.equal(await box(page, 'Filter archived tasks').inputValue(), seeded.finder.retryIds[4]!.slice(0, 8));
       noErrors(tp);
     },
   },

@@ -15,3 +15,4 @@ export {
 } from './search-tasks';
 export { actOnMatches, MAX_LISTED_FAILURES, type ActOptions, type ActProgress, type ActResult, type ActFailure } from './act';
 export { MAX_SCAN_BATCH } from './scan';
+export { withSearchQuery, parseSearchQuery, MAX_QUERY_LENGTH, MAX_QUERY_WORDS } from './query';

@@ -1,12 +1,12 @@
 /**
  * Turns a filter into one function over a scanned row, with the cheap checks first: the row's
- * state and zset score, then integer fields, then byte comparisons on the type and headers,
- * and the payload (substring, then JSON) last.
+ * state and zset score, then the ID's prefix, then integer fields, then byte comparisons on
+ * the type and headers, and the payload (substring, words, then JSON) last.
  */
 import { isUtf8 } from 'node:buffer';
 import type { TaskState } from '../states';
 import type { SearchFilter } from './filter';
-import { readsMessage } from './filter';
+import { errorNeedles, readsMessage } from './filter';
 import { compileJsonFields, jsonFieldsMatch } from './json-field';
 import { readTaskMsg, type TaskMsgView } from '../task-msg-view';
 
@@ -22,7 +22,9 @@ export interface ScanRow {
 
 export type RowPredicate = (row: ScanRow, nowSec: number) => boolean;
 
-type MsgCheck = (f: TaskMsgView) => boolean;
+type MsgCheck = (f: TaskMsgView, id: Buffer) => boolean;
+
+const startsWith = (b: Buffer, p: Buffer) => b.length >= p.length && b.compare(p, 0, p.length, 0, p.length) === 0;
 
 const sec = (d: Date) => d.getTime() / 1000;
 
@@ -44,7 +46,7 @@ function msgChecks(filter: SearchFilter): MsgCheck[] {
   if (types.length || prefixes.length) {
     checks.push((f) => {
       const type = f.type;
-      return types.some((t) => type.equals(t)) || prefixes.some((p) => type.length >= p.length && type.compare(p, 0, p.length, 0, p.length) === 0);
+      return types.some((t) => type.equals(t)) || prefixes.some((p) => startsWith(type, p));
     });
   }
   if (filter.minRetried !== undefined) {
@@ -58,8 +60,8 @@ function msgChecks(filter: SearchFilter): MsgCheck[] {
     const v = Buffer.from(value);
     checks.push((f) => f.header(k)?.equals(v) === true);
   }
-  if (filter.errorContains !== undefined) {
-    const needle = Buffer.from(filter.errorContains);
+  for (const text of errorNeedles(filter)) {
+    const needle = Buffer.from(text);
     checks.push((f) => f.errorEnd > f.errorStart && f.errorMsg.indexOf(needle) !== -1);
   }
   if (filter.payloadContains !== undefined) {
@@ -69,6 +71,11 @@ function msgChecks(filter: SearchFilter): MsgCheck[] {
       const payload = f.payload;
       return payload.indexOf(needle) !== -1 && isUtf8(payload);
     });
+  }
+  for (const term of filter.terms ?? []) {
+    const needle = Buffer.from(term);
+    // The ID first: it is short and already in hand; the payload must be text, as above.
+    checks.push((f, id) => startsWith(id, needle) || (f.payload.indexOf(needle) !== -1 && isUtf8(f.payload)));
   }
   const fields = compileJsonFields(filter.payloadFields ?? []);
   if (fields.length) checks.push((f) => jsonFieldsMatch(f.payload, fields));
@@ -92,15 +99,17 @@ export const NEXT_RUN_STATES: readonly TaskState[] = ['pending', 'scheduled', 'r
 /** The filter's test for one row (queue and state are chosen by the scan, not tested here). */
 export function compilePredicate(filter: SearchFilter): RowPredicate {
   const nextRun = nextRunCheck(filter);
+  const idPrefixes = (filter.idPrefixes ?? []).map((p) => Buffer.from(p));
   const checks = msgChecks(filter);
   const needsMsg = readsMessage(filter);
   return (row, nowSec) => {
     if (nextRun && !nextRun(row, nowSec)) return false;
+    if (idPrefixes.length && !idPrefixes.some((p) => startsWith(row.id, p))) return false;
     if (!needsMsg) return true;
     if (row.msg === null) return false;
     const f = readTaskMsg(row.msg);
     if (f === null) return false;
-    for (const c of checks) if (!c(f)) return false;
+    for (const c of checks) if (!c(f, row.id)) return false;
     return true;
   };
 }

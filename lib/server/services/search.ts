@@ -1,7 +1,8 @@
 import 'server-only';
-import type { ActResult } from '@asynqlens/asynq';
+import { withSearchQuery, type ActResult, type SearchFilter } from '@asynqlens/asynq';
 import type {
   SearchActBody,
+  SearchFilterDto,
   SearchActProgressDto,
   SearchActResultDto,
   SearchPageDto,
@@ -13,11 +14,19 @@ import { progressStream } from '../http/ndjson';
 import { getInspector } from '../redis/client';
 
 /**
+ * The core's filter: the parameters, narrowed by the search query `q` when there is one. A bad
+ * query throws invalid_argument (a 400 with its offset and word) before any Redis call.
+ */
+function coreFilter({ q, ...filter }: SearchFilterDto): SearchFilter {
+  return q === undefined ? filter : withSearchQuery(filter, q);
+}
+
+/**
  * One page of a task search. Reads at most 5,000 tasks from Redis (1,000 per call) and stops
  * early once `size` matches are found; `signal` (the client gone) stops it between calls.
  */
 export async function search(q: SearchQuery, signal: AbortSignal): Promise<SearchPageDto> {
-  const page = await getInspector().search(q.filter, { cursor: q.cursor, size: q.size, signal });
+  const page = await getInspector().search(coreFilter(q.filter), { cursor: q.cursor, size: q.size, signal });
   return {
     tasks: page.tasks.map((t) => toTaskDto(t, LIST_PAYLOAD_LIMIT)),
     cursor: page.cursor,
@@ -47,7 +56,8 @@ function toDto(r: ActResult, preview: boolean): SearchPreviewDto | SearchActResu
  * tasks scanned. `signal` stops it between Redis calls.
  */
 export function actOnSearch(body: SearchActBody, signal: AbortSignal) {
+  const filter = coreFilter(body.filter);
   return progressStream<SearchActProgressDto, SearchPreviewDto | SearchActResultDto>(async (onProgress) =>
-    toDto(await getInspector().actOnMatches(body.filter, body.action, body.preview, { signal, onProgress }), body.preview),
+    toDto(await getInspector().actOnMatches(filter, body.action, body.preview, { signal, onProgress }), body.preview),
   );
 }

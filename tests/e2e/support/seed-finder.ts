@@ -16,7 +16,7 @@ export const HAYSTACK_QUEUE = 'e2e-haystack';
 export const ORDER_MARK = '7731';
 
 export interface FinderSeed {
-  /** order:sync tasks in retry; the even ones have header tenant=acme. */
+  /** order:sync tasks in retry; the even ones have header tenant=acme; the first two user_id 42. */
   retryIds: string[];
   archivedIds: string[];
   pendingIds: string[];
@@ -29,7 +29,7 @@ export async function seedFinder(redis: Redis): Promise<FinderSeed> {
   const retryIds: string[] = [];
   for (let i = 0; i < 6; i++) {
     const m = newTaskMessage({
-      type: 'order:sync', queue: SEARCH_QUEUE, payload: json({ orderId: Number(`${ORDER_MARK}${i}`), region: i < 3 ? 'eu' : 'us' }),
+      type: 'order:sync', queue: SEARCH_QUEUE, payload: json({ orderId: Number(`${ORDER_MARK}${i}`), region: i < 3 ? 'eu' : 'us', user_id: i < 2 ? 42 : 7 }),
       headers: { tenant: i % 2 === 0 ? 'acme' : 'globex' }, retried: i + 1, errorMsg: i < 4 ? 'upstream timeout after 30s' : 'HTTP 500', lastFailedAt: now - 60 * i,
     });
     retryIds.push(m.id);
