@@ -58,8 +58,13 @@ interface Call extends ScriptCall {
   waiters: { resolve: (code: number) => void; reject: (err: unknown) => void }[];
 }
 
-/** Connection → queue → the call being filled in this tick. */
-const filling = new WeakMap<RedisClient, Map<string, Call>>();
+/** A connection's calls being filled in this tick, by queue, and whether their sending is due. */
+interface Tick {
+  calls: Map<string, Call>;
+  due: boolean;
+}
+
+const ticks = new WeakMap<RedisClient, Tick>();
 
 /**
  * Adds `one`, the enqueue.lua call of one task to `queue` (keys [pending, task], args [queue,
@@ -68,31 +73,32 @@ const filling = new WeakMap<RedisClient, Map<string, Call>>();
  * Rejects with the call's error (ReplyLostError, NotSentError, a Redis error).
  */
 export function enqueueNow(redis: RedisClient, queue: string, one: ScriptCall): Promise<number> {
-  let calls = filling.get(redis);
-  if (!calls) {
-    calls = new Map();
-    filling.set(redis, calls);
-    process.nextTick(sendAll, redis, calls);
+  let tick = ticks.get(redis);
+  if (!tick) ticks.set(redis, (tick = { calls: new Map(), due: false }));
+  if (!tick.due) {
+    tick.due = true;
+    process.nextTick(sendAll, redis, tick);
   }
-  let call = calls.get(queue);
+  let call = tick.calls.get(queue);
   if (!call) {
-    call = { ...emptyCall(one), queue, waiters: [] };
-    calls.set(queue, call);
+    call = Object.assign(emptyCall(one), { queue, waiters: [] });
+    tick.calls.set(queue, call);
   }
   joinTask(call, one);
   const { waiters } = call;
   const code = new Promise<number>((resolve, reject) => waiters.push({ resolve, reject }));
   if (waiters.length >= MAX_TASKS) {
-    calls.delete(queue);
+    tick.calls.delete(queue);
     send(redis, call);
     if (!isCluster(redis)) sendWritesNow(redis);
   }
   return code;
 }
 
-function sendAll(redis: RedisClient, calls: Map<string, Call>): void {
-  if (filling.get(redis) === calls) filling.delete(redis);
-  for (const call of calls.values()) send(redis, call);
+function sendAll(redis: RedisClient, tick: Tick): void {
+  tick.due = false;
+  for (const call of tick.calls.values()) send(redis, call);
+  tick.calls.clear();
 }
 
 /**
@@ -100,13 +106,27 @@ function sendAll(redis: RedisClient, calls: Map<string, Call>): void {
  * last key); on a Cluster, where asynq:queues is in another slot, SADD goes beside it.
  */
 function send(redis: RedisClient, call: Call): void {
-  const reply = isCluster(redis)
-    ? registerAndRun(redis, call.queue, call)
-    : runScript(redis, 'enqueue', [...call.keys, k.ALL_QUEUES], call.args);
-  reply.then((r) => taskCodes(r, call.waiters.length)).then(
-    (codes) => call.waiters.forEach((w, i) => w.resolve(codes[i]!)),
+  const { waiters } = call;
+  let reply: Promise<unknown>;
+  if (isCluster(redis)) {
+    reply = registerAndRun(redis, call.queue, call);
+  } else {
+    call.keys.push(k.ALL_QUEUES);
+    reply = runScript(redis, 'enqueue', call.keys, call.args);
+  }
+  reply.then(
+    (r) => {
+      let codes: number[];
+      try {
+        codes = taskCodes(r, waiters.length);
+      } catch (err) {
+        for (const w of waiters) w.reject(err);
+        return;
+      }
+      for (let i = 0; i < waiters.length; i++) waiters[i]!.resolve(codes[i]!);
+    },
     (err: unknown) => {
-      for (const w of call.waiters) w.reject(err);
+      for (const w of waiters) w.reject(err);
     },
   );
 }
