@@ -26,9 +26,9 @@ import { registerAndRun, type ScriptCall } from './register-and-run';
 /**
  * Tasks per call at most. A full call is written at once, so that Redis runs it while this
  * process builds the next: with 50 enqueues in flight, one call of all 50 leaves Redis and
- * this process waiting on each other in turn (about 60,000-90,000/s on 2 cores), calls of at
- * most 16 keep both busy (about 105,000-120,000/s; 25 and 32 alike, 8 no better). Each task
- * costs Redis about 4 µs, so a call holds it well under 0.1 ms.
+ * this process waiting on each other in turn (about 85,000/s with Redis on one core and this
+ * process on the other), calls of at most 16 keep both busy (about 100,000/s; 32 alike, 8
+ * about 90,000/s). Each task costs Redis about 4 µs, so a call holds it well under 0.1 ms.
  */
 export const MAX_TASKS = 16;
 
