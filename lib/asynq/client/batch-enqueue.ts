@@ -23,8 +23,9 @@ export type BatchItemResult =
 
 /**
  * Enqueues every valid item. One round trip for all of them (plus a script load the first
- * time): the queues' registration, then one enqueue.lua call per queue and 64 tasks to run
- * now, and one call per scheduled task. Unlike asynq, an ID conflict is reported per item instead of counted as success.
+ * time): the queues' registration, then one enqueue.lua call per queue and MAX_TASKS (16)
+ * tasks to run now, and one call per scheduled task. Unlike asynq, an ID conflict is reported
+ * per item instead of counted as success.
  */
 export async function batchEnqueue(
   redis: RedisClient,
