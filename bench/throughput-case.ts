@@ -100,7 +100,9 @@ function section(rows: readonly Row[], goNote: string | undefined): string {
       'Asynq\'s processor has one dequeue in flight at a time; ours up to 4 while the queue has tasks (one at a time when polling an empty queue), each for a free worker slot.',
     `- Client: ${ENQUEUES.toLocaleString('en-US')} enqueues of a ${PAYLOAD_BYTES} B payload to one queue after ${ENQUEUE_WARMUP.toLocaleString('en-US')} untimed ones: ours \`enqueueTask\` on one connection, ` +
       'Go\'s `Client.Enqueue` from as many goroutines as in flight (go-redis pool). ' +
-      'Our connection sends the commands issued in one event-loop tick together (at most 16 per socket write); each is still its own command with its own reply.',
+      'Our client joins the enqueues issued in one event-loop tick into one `enqueue.lua` call per queue of at most 16 tasks (lib/asynq/client/enqueue-batch.ts), ' +
+      'each task written as asynq\'s enqueue script writes it and each caller getting its own outcome, so its round trips per task are below 1; ' +
+      'Go sends one script call per task.',
     `- Each figure is the median of ${ROUNDS} runs per side, ours and Go alternating (order flipped every round), Redis FLUSHALLed before each run. ` +
       'Round trips per task = requests written by the side\'s own Redis connection during the timed part (one per command, one per pipeline), divided by its tasks; ' +
       'the server\'s include its heartbeat and housekeeping. Targets: server ≥ 0.5× Go, client ≥ 0.8× Go.',

@@ -12,7 +12,8 @@ import { asArray, asNumber, asText } from '../reply';
 import { assertQueueSlot } from '../topology';
 import type { RedisClient } from '../redis-client';
 import type { TaskInfo } from '../types';
-import { buildMessage, duplicateTask, enqueuedInfo, planEnqueue, registerAndRun, taskIdConflict } from './enqueue';
+import { buildMessage, duplicateTask, enqueuedInfo, planEnqueue, taskIdConflict } from './enqueue';
+import { registerAndRun } from './register-and-run';
 import { composeOptions, type EnqueueOptions, type NewTask } from './options';
 
 const OP = 'enqueueReplacingArchived';
@@ -57,7 +58,6 @@ export async function enqueueReplacingArchived(
       script: 'enqueueReplacingArchived',
       keys: [k.taskKey(q, archivedId), k.archivedKey(q), k.taskKey(q, o.taskId), lockKey, destination, k.allGroups(q)],
       args: [archivedId, o.taskId, Buffer.from(encodeTaskMessage(msg)), plan.state, score, plan.lockTtl ?? 0, o.group, k.uniqueKeyPrefix(q)],
-      state: plan.state,
     }),
     OP,
   );

@@ -3,14 +3,16 @@
  * a Go client writes so Go servers process these tasks and Go clients see their locks.
  */
 import { randomUUID } from 'node:crypto';
-import { assertQueueSlot, isCluster } from '../topology';
+import { assertQueueSlot } from '../topology';
 import type { RedisClient } from '../redis-client';
 import { encodeTaskMessage } from '../codec';
 import { duplicateTaskError, taskIdConflictError, type AsynqError } from '../errors';
 import * as k from '../keys';
 import { asNumber } from '../reply';
-import { execPipeline, pipeScript, runScript, type ScriptArg, type ScriptName } from '../scripts';
+import { execPipeline } from '../scripts';
 import type { TaskInfo, TaskMessage } from '../types';
+import { enqueueNow } from './enqueue-batch';
+import { registerAndRun, type ScriptCall } from './register-and-run';
 import { describeTaskInTheWay } from './task-in-the-way';
 import { composeOptions, type ComposedOptions, type EnqueueOptions, type NewTask } from './options';
 
@@ -78,10 +80,8 @@ export function scheduledLockTtl(processAt: Date, uniqueTtlSeconds: number, now:
   return Math.ceil(spanMs / 1000) - 1;
 }
 
-export interface Plan {
-  script: ScriptName;
-  keys: string[];
-  args: ScriptArg[];
+/** The script call that writes a task, and where it puts it. */
+export interface Plan extends ScriptCall {
   state: 'pending' | 'scheduled' | 'aggregating';
   /** Seconds the unique lock is taken for (0 when not unique). */
   lockTtl?: number;
@@ -108,37 +108,16 @@ export function planEnqueue(msg: TaskMessage, o: ComposedOptions, now: Date): Pl
     return { script: 'addToGroupUnique', keys: [...keys, msg.uniqueKey], args: [bytes, id, nowSec, o.group, ttl], state: 'aggregating', lockTtl: ttl };
   }
   const nowNs = unixNanos(now);
-  if (!unique) return { script: 'enqueue', keys: [k.taskKey(q, id), k.pendingKey(q)], args: [bytes, id, nowNs], state: 'pending' };
+  // enqueue.lua with one task; enqueueNow joins such calls of one tick (enqueue-batch.ts).
+  if (!unique) return { script: 'enqueue', keys: [k.pendingKey(q), k.taskKey(q, id)], args: [q, bytes, id, nowNs], state: 'pending' };
   return { script: 'enqueueUnique', keys: [msg.uniqueKey, k.taskKey(q, id), k.pendingKey(q)], args: [id, ttl, bytes, nowNs], state: 'pending', lockTtl: ttl };
 }
 
 /**
- * Registers the queue (SADD asynq:queues) and runs the plan's script: one round trip. A plain
- * enqueue on a single Redis is one script that does both (enqueue.lua given asynq:queues): a
- * two-command pipeline costs the client about twice the CPU per task. Otherwise (unique,
- * scheduled or group tasks, or a Cluster, where asynq:queues is in another slot) the SADD and
- * the script go as one pipeline, the queue registered first as asynq's client does.
- */
-export async function registerAndRun(redis: RedisClient, queue: string, plan: Plan): Promise<unknown> {
-  if (plan.script === 'enqueue' && !isCluster(redis)) {
-    return runScript(redis, 'enqueue', [...plan.keys, k.ALL_QUEUES], [...plan.args, queue]);
-  }
-  const [, [err, code]] = await execPipeline(
-    redis,
-    (p) => {
-      p.sadd(k.ALL_QUEUES, queue);
-      pipeScript(p, plan.script, plan.keys, plan.args);
-    },
-    [plan.script],
-    { leadFirst: true },
-  ) as [unknown, [Error | null, unknown]];
-  if (err) throw err;
-  return code;
-}
-
-/**
- * Enqueues one task. One round trip; one more to describe the holder or the existing task
- * when it is refused.
+ * Enqueues one task. One round trip, shared with the other enqueues to run now that this
+ * connection is given in the same tick (enqueue-batch.ts); one more to describe the holder or
+ * the existing task when it is refused. The queue is registered first (SADD asynq:queues), as
+ * asynq's client does.
  * Throws invalid_argument (asynq's rule text), duplicate_task or task_id_conflict.
  */
 export async function enqueueTask(redis: RedisClient, task: NewTask, opts: EnqueueOptions, now: Date): Promise<TaskInfo> {
@@ -147,7 +126,7 @@ export async function enqueueTask(redis: RedisClient, task: NewTask, opts: Enque
   assertQueueSlot(redis, op, o.queue);
   const msg = buildMessage(task, o);
   const plan = planEnqueue(msg, o, now);
-  const n = asNumber(await registerAndRun(redis, o.queue, plan));
+  const n = plan.script === 'enqueue' ? await enqueueNow(redis, o.queue, plan) : asNumber(await registerAndRun(redis, o.queue, plan));
   if (n === -1) throw await duplicateTask(redis, op, msg.uniqueKey, o.queue);
   if (n === 0) throw await taskIdConflict(redis, op, o.queue, o.taskId);
   return enqueuedInfo(msg, o, plan, now);

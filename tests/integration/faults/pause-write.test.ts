@@ -170,7 +170,7 @@ describe('@readonly scripts', () => {
   });
 
   it('a script that writes fails under EVAL_RO (what a wrong @readonly mark would meet)', async () => {
-    await expect(admin.call('EVAL_RO', LUA_SCRIPTS.enqueue.lua, '2', k.taskKey(Q, 'x'), k.pendingKey(Q), 'msg', 'x', '1')).rejects.toThrow(
+    await expect(admin.call('EVAL_RO', LUA_SCRIPTS.enqueue.lua, '2', k.pendingKey(Q), k.taskKey(Q, 'x'), Q, 'msg', 'x', '1')).rejects.toThrow(
       /Write commands are not allowed from read-only scripts/,
     );
     expect(await admin.exists(k.taskKey(Q, 'x'))).toBe(0);

@@ -74,9 +74,9 @@ describe('the commands of one tick go out together, each keeping its own reply',
     await redis.script('FLUSH');
     await redis.del('asynq:{wc}:pending');
     const calls = Array.from({ length: 20 }, (_, i) =>
-      runScript(redis, 'enqueue', [`asynq:{wc}:t:id${i}`, 'asynq:{wc}:pending'], [Buffer.from([i]), `id${i}`, '1700000000000000000']),
+      runScript(redis, 'enqueue', ['asynq:{wc}:pending', `asynq:{wc}:t:id${i}`], ['wc', Buffer.from([i]), `id${i}`, '1700000000000000000']),
     );
-    expect(await Promise.all(calls)).toEqual(Array(20).fill(1));
+    expect(await Promise.all(calls)).toEqual(Array(20).fill([1]));
     expect(await redis.llen('asynq:{wc}:pending'), 'each task enqueued exactly once').toBe(20);
   });
 
