@@ -49,6 +49,7 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
 
   if (isPending) return <SkeletonRows />;
   if (!data) return <ErrorState error={error} onRetry={() => void refetch()} title="Could not load the tasks" />;
+  const completion = view.state === 'completed';
   const selectedOnPage = tasks.filter((t) => selection.ids.has(t.id)).length;
   const allOnPage = tasks.length > 0 && selectedOnPage === tasks.length;
   return (
@@ -93,9 +94,11 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
                 <TH>ID</TH>
                 <TH>Type</TH>
                 <TH>Payload</TH>
+                {completion && <TH>Result</TH>}
                 <TH className="text-right">Retried</TH>
                 <TH>Last error</TH>
                 <TH>{WHEN_HEADER[view.state]}</TH>
+                {completion && <TH title="When asynq deletes the task: completed + retention">Kept until</TH>}
                 <TH>Lock</TH>
                 {!readOnly && <TH className="w-[6.5rem] px-1" aria-label="Actions" />}
               </tr>
@@ -114,6 +117,7 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
                   onToggle={() => selection.toggle(t.id)}
                   onOpen={() => onOpen(i)}
                   onAction={(a) => runSingle(t.id, a)}
+                  showCompletion={completion}
                 />
               ))}
             </tbody>

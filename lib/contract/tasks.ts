@@ -54,6 +54,12 @@ export const taskSchema = z.object({
   pendingSince: isoTime,
   completedAt: isoTime,
   retentionSeconds: z.number(),
+  /**
+   * When asynq deletes a completed task: completed_at + retention, the score asynq's
+   * MarkAsComplete gives it in the completed zset (its forwarder deletes by that score).
+   * null in every other state.
+   */
+  expiresAt: isoTime,
   result: z.string().nullable(),
   resultEncoding: bytesEncoding.nullable(),
   isOrphaned: z.boolean(),

@@ -104,6 +104,7 @@ export function toTaskDto(t: TaskInfo, payloadLimit: number): TaskDto {
     pendingSince: nsToIso(t.pendingSince),
     completedAt: isoSec(m?.completedAt ?? 0),
     retentionSeconds: m?.retention ?? 0,
+    expiresAt: t.state === 'completed' && m && m.completedAt > 0 ? isoSec(m.completedAt + m.retention) : null,
     result: result?.text ?? null,
     resultEncoding: result?.encoding ?? null,
     isOrphaned: t.isOrphaned,
