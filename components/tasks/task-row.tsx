@@ -31,6 +31,8 @@ interface Props {
   showPlace?: boolean;
   /** The completed tab: add the result and the time asynq deletes the task. */
   showCompletion?: boolean;
+  /** Opens the new-time dialog; given for scheduled and retry tasks. */
+  onReschedule?: (() => void) | undefined;
 }
 
 /**
@@ -57,7 +59,7 @@ function ResultPreview({ task }: { task: TaskDto }) {
  * One task. Every string in it (type, payload, error) is untrusted and rendered as text only.
  * A task whose record is missing or corrupt is still a row, flagged with the reason.
  */
-export function TaskRow({ task, state, index, active, selected, fetchedAt, actions, onToggle, onOpen, onAction, showPlace, showCompletion }: Props) {
+export function TaskRow({ task, state, index, active, selected, fetchedAt, actions, onToggle, onOpen, onAction, showPlace, showCompletion, onReschedule }: Props) {
   return (
     <tr
       data-row-index={index}
@@ -139,7 +141,7 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
           <TD>{task.uniqueLock && <LockBadge lock={task.uniqueLock} fetchedAt={fetchedAt} qname={task.queue} />}</TD>
         </>
       )}
-      {actions && <TD className="w-[6.5rem] px-1">{actions.length > 0 && <TaskRowActions actions={actions} onAction={onAction} />}</TD>}
+      {actions && <TD className="w-[8.5rem] px-1">{(actions.length > 0 || onReschedule) && <TaskRowActions actions={actions} onAction={onAction} onReschedule={onReschedule} />}</TD>}
     </tr>
   );
 }
