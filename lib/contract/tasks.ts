@@ -65,6 +65,11 @@ export const taskSchema = z.object({
   isOrphaned: z.boolean(),
   uniqueKey: z.string().nullable(),
   uniqueLock: uniqueLockSchema.nullable(),
+  /**
+   * The unique TTL the task was enqueued with, read back from its lock (asynq does not keep
+   * it): null when the lock no longer tells (see the core's uniqueTtlFromLock).
+   */
+  uniqueTtlSeconds: z.number().nullable(),
   /** Why the task record could not be read; only id, queue and state are meaningful then. */
   problem: z.string().nullable(),
 });
