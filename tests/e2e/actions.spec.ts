@@ -7,12 +7,25 @@
  * POST …/bulk, POST …/pause|resume, DELETE queue).
  */
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import * as k from '../../lib/asynq/keys';
 import { paths } from '../../lib/paths';
 import { eventually, type Spec } from './support/harness';
 import { ACTIONS_QUEUE, DELETE_QUEUE, PAUSE_QUEUE } from './support/seed-extra';
 
 export const phase = 'write';
+
+/**
+ * `ms` as a datetime-local input's text in the browser's own time zone. A string, not a
+ * function: the test build's helpers are not defined in the page.
+ */
+function localInput(page: Page, ms: number): Promise<string> {
+  return page.evaluate(`(() => {
+    const d = new Date(${ms});
+    const p = (n) => String(n).padStart(2, '0');
+    return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
+  })()`);
+}
 
 const specs: Spec[] = [
   {
@@ -64,11 +77,7 @@ const specs: Spec[] = [
       const dialog = page.getByRole('dialog');
       // Two days ahead, to the second, typed as the viewer's local time.
       const target = Math.floor(Date.now() / 1000) * 1000 + 2 * 86_400_000;
-      const local = await page.evaluate((ms) => {
-        const d = new Date(ms);
-        const p = (n: number) => String(n).padStart(2, '0');
-        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-      }, target);
+      const local = await localInput(page, target);
       await dialog.getByLabel('New time (your time zone)').fill(local);
       await dialog.getByTestId('reschedule-preview').getByText('(in 2d)').waitFor();
       await dialog.getByRole('button', { name: 'Reschedule' }).click();
@@ -80,11 +89,7 @@ const specs: Spec[] = [
       await page.getByRole('button', { name: 'Reschedule' }).click();
       const again = page.getByRole('dialog');
       await again.getByText(/\(in (2d|1d 23h)\)/).first().waitFor();
-      const past = await page.evaluate(() => {
-        const d = new Date(Date.now() - 3_600_000);
-        const p = (n: number) => String(n).padStart(2, '0');
-        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-      });
+      const past = await localInput(page, Date.now() - 3_600_000);
       await again.getByLabel('New time (your time zone)').fill(past);
       await again.getByRole('button', { name: 'Reschedule' }).click();
       await again.getByRole('alert').getByText(/^processAt: .* is in the past/).waitFor();

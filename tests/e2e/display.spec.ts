@@ -158,7 +158,7 @@ const specs: Spec[] = [
       await page.goto(paths.queue(TRIAGE_QUEUE, { state: 'completed' }));
       const table = page.getByRole('table', { name: 'completed tasks' });
       await table.locator('tbody tr').first().waitFor();
-      const headers = await table.locator('thead th').allInnerTexts();
+      const headers = await table.locator('thead th').allTextContents();
       assert.ok(headers.includes('Result') && headers.includes('Kept until'), `headers: ${headers.join(' | ')}`);
       const row = table.locator('tbody tr').first();
       assert.equal(await row.getByTestId('task-result').innerText(), '{"refunded":30}');
