@@ -45,7 +45,10 @@ export function RescheduleDialog({ task, onClose }: { task: TaskDto; onClose: ()
             type="datetime-local"
             step={1}
             value={value}
-            onChange={(e) => setValue(e.target.value)}
+            onChange={(e) => {
+              setValue(e.target.value);
+              m.reset();
+            }}
             aria-invalid={!!m.error}
             aria-describedby="reschedule-at-msg"
           />

@@ -10,6 +10,7 @@ import { AsynqError, actionQueueNotFound, actionTaskNotFound, failedPrecondition
 import * as k from '../keys';
 import { asArray, asNumber, asText } from '../reply';
 import { runScript } from '../scripts';
+import { utcTime } from '../triage/verdict-words';
 
 /** How far in the past a new time may be (a clock a little behind, a form left open a while). */
 export const RESCHEDULE_PAST_TOLERANCE_S = 60;
@@ -22,10 +23,10 @@ export function rescheduleScore(op: string, processAt: Date, now: Date): number 
   const nowS = now.getTime() / 1000;
   if (!Number.isFinite(at)) throw invalidArgument(op, 'processAt', 'processAt: not a time');
   if (at < nowS - RESCHEDULE_PAST_TOLERANCE_S) {
-    throw invalidArgument(op, 'processAt', `processAt: ${processAt.toISOString()} is in the past (more than ${RESCHEDULE_PAST_TOLERANCE_S} s before now)`);
+    throw invalidArgument(op, 'processAt', `processAt: ${utcTime(processAt)} is in the past (more than a minute before now)`);
   }
   if (at > nowS + RESCHEDULE_MAX_AHEAD_S) {
-    throw invalidArgument(op, 'processAt', `processAt: ${processAt.toISOString()} is more than a year ahead`);
+    throw invalidArgument(op, 'processAt', `processAt: ${utcTime(processAt)} is more than a year ahead`);
   }
   // asynq scores the scheduled and retry sets in whole Unix seconds.
   return Math.floor(at);
