@@ -81,6 +81,7 @@ export const apiPaths = underBasePath({
   tasks: (qname: string, query: Query) => withQuery(`/api/queues/${seg(qname)}/tasks`, query),
   task: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}`,
   taskPayload: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}/payload`,
+  taskReschedule: (qname: string, taskId: string) => `/api/queues/${seg(qname)}/tasks/${seg(taskId)}/reschedule`,
   taskAction: (qname: string, taskId: string, action: PostAction) =>
     `/api/queues/${seg(qname)}/tasks/${seg(taskId)}/${action}`,
   bulk: (qname: string) => `/api/queues/${seg(qname)}/bulk`,

@@ -32,19 +32,25 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
 }
 
-/** Seconds → "45s", "12m 3s", "5h 2m", "3d 4h". Negative durations are shown as their size. */
-export function formatDuration(seconds: number): string {
-  let s = Math.abs(Math.round(seconds));
+/**
+ * Seconds → "45s", "30m", "1h 5m", "3d 4h": the one way the console writes a duration
+ * (timeouts, retention, unique TTLs, lock TTLs, ages, intervals). Shown, it keeps the two
+ * largest units; `exact` keeps every unit ("1d 1h 1m 1s"), for a form field whose text
+ * parseDuration must read back as the same number. Negative durations are shown as their size.
+ */
+export function formatDuration(seconds: number, { exact = false }: { exact?: boolean } = {}): string {
+  const abs = Math.abs(seconds);
+  if (exact && !Number.isInteger(abs)) return abs < 1 ? `${Math.round(abs * 1000)}ms` : `${abs}s`;
+  let s = Math.round(abs);
   if (s < 60) return `${s}s`;
-  const d = Math.floor(s / 86_400);
-  s -= d * 86_400;
-  const h = Math.floor(s / 3600);
-  s -= h * 3600;
-  const m = Math.floor(s / 60);
-  s -= m * 60;
-  if (d > 0) return h > 0 ? `${d}d ${h}h` : `${d}d`;
-  if (h > 0) return m > 0 ? `${h}h ${m}m` : `${h}h`;
-  return s > 0 ? `${m}m ${s}s` : `${m}m`;
+  const parts: [number, string][] = [];
+  for (const [size, unit] of [[86_400, 'd'], [3600, 'h'], [60, 'm'], [1, 's']] as const) {
+    parts.push([Math.floor(s / size), unit]);
+    s %= size;
+  }
+  const first = parts.findIndex(([n]) => n > 0);
+  const kept = exact ? parts.slice(first) : parts.slice(first, first + 2);
+  return kept.filter(([n]) => n > 0).map(([n, unit]) => `${n}${unit}`).join(' ');
 }
 
 /** An ISO time relative to `now`: "in 5m", "3h ago". */

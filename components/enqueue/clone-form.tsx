@@ -9,7 +9,8 @@ import { Panel } from '@/components/ui/panel';
 import { Skeleton } from '@/components/ui/skeleton';
 import { paths } from '@/lib/paths';
 import { taskPayloadQuery, taskQuery } from '@/lib/query/tasks';
-import { draftFromTask } from './enqueue-draft';
+import { formatDuration } from '@/lib/utils';
+import { draftFromTask, FALLBACK_UNIQUE_TTL_S, uniqueTtlGuessed } from './enqueue-draft';
 import { EnqueueForm } from './enqueue-form';
 
 /**
@@ -34,7 +35,12 @@ export function CloneForm({ queue, taskId, readOnly }: { queue: string; taskId: 
       <p role="status" className="rounded-lg border border-accent/30 bg-accent-soft px-3 py-2 text-[13px]">
         Cloned from{' '}
         <Link href={paths.task(queue, taskId)} className="font-mono text-xs text-accent hover:underline">{taskId}</Link>. Change anything, then
-        enqueue: the original is not touched.{draft.unique && ' asynq does not keep a task’s unique TTL: enter one.'}
+        enqueue: the original is not touched.
+        {task.data && uniqueTtlGuessed(task.data) && (
+          <span data-testid="unique-ttl-guessed">
+            {' '}asynq does not keep a task’s unique TTL and this task’s lock no longer tells it: {formatDuration(FALLBACK_UNIQUE_TTL_S)} is filled in, change it if the original differed.
+          </span>
+        )}
       </p>
       <EnqueueForm key={`${queue}\n${taskId}`} initial={draft} readOnly={readOnly} />
     </>

@@ -7,7 +7,7 @@
 import { draftFromPayload, encodePayload, NEW_PAYLOAD, type PayloadDraft } from '@/components/payload/payload-draft';
 import type { TaskDto } from '@/lib/contract/tasks';
 import type { EnqueueBodyInput } from '@/lib/query/enqueue';
-import { parseDuration } from '@/lib/utils';
+import { formatDuration, parseDuration } from '@/lib/utils';
 
 export interface HeaderRow {
   key: string;
@@ -50,23 +50,39 @@ export function toLocalInput(iso: string | null): string {
 }
 
 /**
- * Everything the task record holds that an enqueue can set again. Not kept by asynq, so not
- * filled: the unique TTL (only the lock's time left is known) and the original process time.
+ * The unique TTL a clone is given when the task's lock no longer tells its own (asynq does not
+ * store it): an hour, said so beside the form (see `uniqueTtlGuessed`).
+ */
+export const FALLBACK_UNIQUE_TTL_S = 3600;
+
+/** A duration as the form shows it, in the one duration form, read back exactly by parseDuration. */
+const durationText = (seconds: number): string => (seconds > 0 ? formatDuration(seconds, { exact: true }) : '');
+
+/**
+ * Everything the task record holds that an enqueue can set again, so that the first submit
+ * enqueues the same task: the unique TTL from the task's lock (`uniqueTtlSeconds`, which the
+ * server reads back from it) or, when the lock no longer tells, FALLBACK_UNIQUE_TTL_S. Not
+ * filled: the original process time (a clone runs when asked).
  */
 export function draftFromTask(t: TaskDto, payload: { text: string; encoding: 'utf8' | 'base64' }): EnqueueDraft {
+  const unique = t.uniqueKey !== null;
   return {
     ...newDraft(t.queue),
     type: t.type,
     payload: draftFromPayload(payload.text, payload.encoding, t.uniqueKey),
-    unique: t.uniqueKey !== null,
+    unique,
+    uniqueTtl: unique ? durationText(t.uniqueTtlSeconds ?? FALLBACK_UNIQUE_TTL_S) : '',
     maxRetry: String(t.maxRetry),
-    timeout: t.timeoutSeconds > 0 ? String(t.timeoutSeconds) : '',
+    timeout: durationText(t.timeoutSeconds),
     deadline: toLocalInput(t.deadline),
-    retention: t.retentionSeconds > 0 ? String(t.retentionSeconds) : '',
+    retention: durationText(t.retentionSeconds),
     group: t.group ?? '',
     headers: Object.entries(t.headers).map(([key, value]) => ({ key, value })),
   };
 }
+
+/** Whether a clone's unique TTL is the fallback rather than the task's own. */
+export const uniqueTtlGuessed = (t: TaskDto): boolean => t.uniqueKey !== null && t.uniqueTtlSeconds === null;
 
 const DURATION_HELP = 'A duration such as 90, 30s, 5m or 1h30m';
 

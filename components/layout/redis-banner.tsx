@@ -5,6 +5,7 @@ import { useLiveShell } from '@/lib/query/live-snapshot';
 import type { LiveSeed } from '@/lib/query/live-view';
 import { DOWN_PROBE_MS } from '@/lib/query/poll-policy';
 import { SafeText } from '@/components/ui/safe-text';
+import { formatDuration } from '@/lib/utils';
 
 /**
  * Shown while the server cannot read Redis (the API's 503 `redis_unavailable`, or any other
@@ -38,7 +39,7 @@ export function RedisBanner({ seed }: { seed: LiveSeed }) {
         )}
         <span className="opacity-75">
           {' '}
-          Live figures are paused; {stalled ? 'waiting for Redis to answer' : 'retrying'} every {DOWN_PROBE_MS / 1000} s.
+          Live figures are paused; {stalled ? 'waiting for Redis to answer' : 'retrying'} every {formatDuration(DOWN_PROBE_MS / 1000)}.
         </span>
       </div>
     </div>

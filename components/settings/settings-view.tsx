@@ -8,7 +8,7 @@ import { Panel } from '@/components/ui/panel';
 import { healthQuery } from '@/lib/query/health';
 import { useSettings } from '@/lib/query/settings';
 import { POLL_INTERVALS, type ThemePref } from '@/lib/query/settings-values';
-import { cn } from '@/lib/utils';
+import { cn, formatDuration } from '@/lib/utils';
 
 function Choice<T extends string | number>({ name, value, options, onChange }: { name: string; value: T; options: [T, string][]; onChange: (v: T) => void }) {
   return (
@@ -53,7 +53,7 @@ export function SettingsView() {
           <Choice
             name="Auto-refresh interval"
             value={settings.pollIntervalMs}
-            options={POLL_INTERVALS.map((ms) => [ms, ms === 0 ? 'Off' : `${ms / 1000} s`])}
+            options={POLL_INTERVALS.map((ms) => [ms, ms === 0 ? 'Off' : formatDuration(ms / 1000)])}
             onChange={(pollIntervalMs) => write({ pollIntervalMs })}
           />
         </Row>

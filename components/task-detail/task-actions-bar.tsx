@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/common/confirm-dialog';
 import { ACTION_ICON, ACTION_LABEL, allowedActions } from '@/components/tasks/task-actions';
+import { canReschedule, RescheduleDialog } from '@/components/tasks/reschedule-dialog';
 import { Button } from '@/components/ui/button';
 import { Icon } from '@/components/ui/icons';
 import { toast } from '@/components/ui/toaster';
@@ -17,6 +18,7 @@ export function TaskActionsBar({ task }: { task: TaskDto }) {
   const router = useRouter();
   const m = useTaskAction(task.queue);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [rescheduling, setRescheduling] = useState(false);
   const act = (action: TaskAction) =>
     m.mutate(
       { taskId: task.id, action },
@@ -29,6 +31,13 @@ export function TaskActionsBar({ task }: { task: TaskDto }) {
     );
   return (
     <>
+      {canReschedule(task.state) && !task.problem && (
+        <Button disabled={m.isPending} onClick={() => setRescheduling(true)}>
+          <Icon name="clock" size={13} />
+          Reschedule
+        </Button>
+      )}
+      {rescheduling && <RescheduleDialog task={task} onClose={() => setRescheduling(false)} />}
       {allowedActions(task.state).map((a) => (
         <Button
           key={a}

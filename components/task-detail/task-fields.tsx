@@ -1,5 +1,6 @@
 'use client';
 
+import type { ReactNode } from 'react';
 import { Link } from '@/components/ui/link';
 import { ExactTime } from '@/components/common/exact-time';
 import { Badge } from '@/components/ui/badge';
@@ -31,6 +32,7 @@ export function TaskFields({ task }: { task: TaskDto }) {
           ['Deadline', <ExactTime key="d" iso={task.deadline} />],
           ['Completed', <ExactTime key="c" iso={task.completedAt} />],
           ['Retention', task.retentionSeconds > 0 ? formatDuration(task.retentionSeconds) : none],
+          ...(task.expiresAt !== null ? [['Kept until', <ExactTime key="k" iso={task.expiresAt} />] satisfies [string, ReactNode]] : []),
         ]}
       />
     </Panel>

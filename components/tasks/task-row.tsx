@@ -1,5 +1,6 @@
 'use client';
 
+import { RelativeTime } from '@/components/common/relative-time';
 import { Link } from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
 import { Icon } from '@/components/ui/icons';
@@ -28,19 +29,37 @@ interface Props {
   onAction: (a: TaskAction) => void;
   /** Rows from many queues and states (search results): add the queue and state cells. */
   showPlace?: boolean;
+  /** The completed tab: add the result and the time asynq deletes the task. */
+  showCompletion?: boolean;
+  /** Opens the new-time dialog; given for scheduled and retry tasks. */
+  onReschedule?: (() => void) | undefined;
 }
 
-function PayloadPreview({ task }: { task: TaskDto }) {
-  if (task.payloadSize === 0) return <span className="text-subtle">empty</span>;
-  if (task.payloadEncoding === 'base64') return <span className="text-subtle">binary · {formatBytes(task.payloadSize)}</span>;
-  return <span title={task.payloadTruncated ? `${formatBytes(task.payloadSize)}, preview cut` : undefined}><SafeText text={preview(task.payload, 90)} /></span>;
+/**
+ * Bytes the API sent as `{ text, encoding }` (a payload or a result) on one line: the text
+ * (JSON is text) or, for anything that is not UTF-8, that it is binary and its size; the task
+ * page shows either in full, as a tree, text or hex dump.
+ */
+function BytesPreview({ text, encoding, size, truncated }: { text: string; encoding: 'utf8' | 'base64'; size: number; truncated: boolean }) {
+  if (size === 0) return <span className="text-subtle">empty</span>;
+  if (encoding === 'base64') return <span className="text-subtle">binary · {formatBytes(size)}</span>;
+  return <span title={truncated ? `${formatBytes(size)}, preview cut` : undefined}><SafeText text={preview(text, 90)} /></span>;
+}
+
+/** Bytes of a base64 text, without decoding it. */
+const base64Size = (b64: string): number => Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+
+function ResultPreview({ task }: { task: TaskDto }) {
+  if (task.result === null || task.resultEncoding === null) return <span className="text-subtle">—</span>;
+  const size = task.resultEncoding === 'base64' ? base64Size(task.result) : new TextEncoder().encode(task.result).length;
+  return <BytesPreview text={task.result} encoding={task.resultEncoding} size={size} truncated={false} />;
 }
 
 /**
  * One task. Every string in it (type, payload, error) is untrusted and rendered as text only.
  * A task whose record is missing or corrupt is still a row, flagged with the reason.
  */
-export function TaskRow({ task, state, index, active, selected, fetchedAt, actions, onToggle, onOpen, onAction, showPlace }: Props) {
+export function TaskRow({ task, state, index, active, selected, fetchedAt, actions, onToggle, onOpen, onAction, showPlace, showCompletion, onReschedule }: Props) {
   return (
     <tr
       data-row-index={index}
@@ -77,7 +96,7 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
         </>
       )}
       {task.problem ? (
-        <TD colSpan={6} className="text-danger">
+        <TD colSpan={showCompletion ? 8 : 6} className="text-danger">
           <span className="flex items-center gap-1.5">
             <Icon name="alert" size={13} />
             <span className="truncate" title={escapeText(task.problem)}>
@@ -91,8 +110,13 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
             <SafeText text={task.type} />
           </TD>
           <TD className="max-w-64 truncate font-mono text-xs text-muted">
-            <PayloadPreview task={task} />
+            <BytesPreview text={task.payload} encoding={task.payloadEncoding} size={task.payloadSize} truncated={task.payloadTruncated} />
           </TD>
+          {showCompletion && (
+            <TD className="max-w-64 truncate font-mono text-xs text-muted" data-testid="task-result">
+              <ResultPreview task={task} />
+            </TD>
+          )}
           <TD className="tabular text-right whitespace-nowrap">
             <span className={task.retried > 0 ? 'text-warning' : 'text-subtle'}>{task.retried}</span>
             <span className="text-subtle"> / {task.maxRetry}</span>
@@ -109,10 +133,15 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
               </Badge>
             )}
           </TD>
+          {showCompletion && (
+            <TD className="whitespace-nowrap text-muted" data-testid="task-kept-until">
+              <RelativeTime iso={task.expiresAt} />
+            </TD>
+          )}
           <TD>{task.uniqueLock && <LockBadge lock={task.uniqueLock} fetchedAt={fetchedAt} qname={task.queue} />}</TD>
         </>
       )}
-      {actions && <TD className="w-[6.5rem] px-1">{actions.length > 0 && <TaskRowActions actions={actions} onAction={onAction} />}</TD>}
+      {actions && <TD className="w-[8.5rem] px-1">{(actions.length > 0 || onReschedule) && <TaskRowActions actions={actions} onAction={onAction} onReschedule={onReschedule} />}</TD>}
     </tr>
   );
 }

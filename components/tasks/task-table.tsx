@@ -9,12 +9,14 @@ import { TH } from '@/components/ui/table';
 import { paths } from '@/lib/paths';
 import { taskListQuery } from '@/lib/query/tasks';
 import type { TaskAction } from '@/lib/contract/task-actions';
+import type { TaskDto } from '@/lib/contract/tasks';
 import { useTaskAction } from '@/lib/query/task-mutations';
 import { usePollInterval } from '@/lib/query/use-poll-interval';
 import type { QueueViewState } from '@/lib/url-state';
 import { BulkActionsBar } from './bulk-actions-bar';
 import { BulkConfirm, type BulkRequest } from './bulk-confirm';
 import { allowedActions, allowedBulkActions } from './task-actions';
+import { canReschedule, RescheduleDialog } from './reschedule-dialog';
 import { TaskRow } from './task-row';
 import { TaskTablePagination } from './task-table-pagination';
 import { WHEN_HEADER } from './task-when';
@@ -39,6 +41,7 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
   const selection = useSelection(viewKey);
   const single = useTaskAction(qname);
   const [bulk, setBulk] = useState<BulkRequest | null>(null);
+  const [rescheduling, setRescheduling] = useState<TaskDto | null>(null);
   const onOpen = useCallback((i: number) => tasks[i] && router.push(paths.task(qname, tasks[i].id)), [tasks, router, qname]);
   const onToggle = useCallback((i: number) => tasks[i] && selection.toggle(tasks[i].id), [tasks, selection]);
   const { cursor } = useTableKeyboard({ rowCount: tasks.length, onOpen, onToggle: readOnly ? () => {} : onToggle, resetKey: viewKey });
@@ -49,6 +52,7 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
 
   if (isPending) return <SkeletonRows />;
   if (!data) return <ErrorState error={error} onRetry={() => void refetch()} title="Could not load the tasks" />;
+  const completion = view.state === 'completed';
   const selectedOnPage = tasks.filter((t) => selection.ids.has(t.id)).length;
   const allOnPage = tasks.length > 0 && selectedOnPage === tasks.length;
   return (
@@ -93,11 +97,13 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
                 <TH>ID</TH>
                 <TH>Type</TH>
                 <TH>Payload</TH>
+                {completion && <TH>Result</TH>}
                 <TH className="text-right">Retried</TH>
                 <TH>Last error</TH>
                 <TH>{WHEN_HEADER[view.state]}</TH>
+                {completion && <TH title="When asynq deletes the task: completed + retention">Kept until</TH>}
                 <TH>Lock</TH>
-                {!readOnly && <TH className="w-[6.5rem] px-1" aria-label="Actions" />}
+                {!readOnly && <TH className="w-[8.5rem] px-1" aria-label="Actions" />}
               </tr>
             </thead>
             <tbody>
@@ -114,6 +120,8 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
                   onToggle={() => selection.toggle(t.id)}
                   onOpen={() => onOpen(i)}
                   onAction={(a) => runSingle(t.id, a)}
+                  showCompletion={completion}
+                  onReschedule={!readOnly && !t.problem && canReschedule(t.state) ? () => setRescheduling(t) : undefined}
                 />
               ))}
             </tbody>
@@ -121,6 +129,7 @@ export function TaskTable({ qname, view, readOnly, onPage }: Props) {
         </div>
       )}
       <TaskTablePagination page={view.page} size={view.size} total={data.total} onChange={onPage} />
+      {rescheduling && <RescheduleDialog task={rescheduling} onClose={() => setRescheduling(null)} />}
       <BulkConfirm qname={qname} request={bulk} onDone={() => { setBulk(null); selection.clear(); }} onCancel={() => setBulk(null)} />
     </>
   );

@@ -54,6 +54,7 @@ export type { ServerConfig, Handler, HandlerFunc, HandlerObject, Middleware, Tas
 export { Scheduler, type SchedulerOptions } from './worker/scheduler/scheduler';
 export { precheckEnqueue, type EnqueuePrecheck } from './client/precheck';
 export { enqueueReplacingArchived } from './client/enqueue-replacing-archived';
+export { uniqueTtlFromLock } from './client/unique-ttl';
 export { createFailureScan, type FailureScan, type FailureScanOptions, type FailureScanProgress, type FailureScanPhase } from './triage/failure-scan';
 export { SAMPLE_IDS, MAX_GROUPS, type FailureGroup, type NotFoundGroup, type FailedState } from './triage/failure-groups';
 export { createTypeCensus, MAX_TYPES, type TypeCensus, type TypeCensusOptions, type TypeCensusReport, type TypeCount } from './triage/type-census';

@@ -58,6 +58,14 @@ export const updatePayloadBodySchema = z
   .object({ payload: z.string(), payloadEncoding: bytesEncoding.default('utf8') })
   .strict();
 
+/**
+ * A scheduled or retry task's new process time. Its bounds (not in the past beyond a minute,
+ * at most a year ahead) need the server's clock: the core checks them and a 400 names
+ * `processAt`.
+ */
+export const rescheduleBodySchema = z.object({ processAt: isoDate }).strict();
+export type RescheduleBody = z.infer<typeof rescheduleBodySchema>;
+
 /** A task's `/:action` path segment (see task-actions.ts for the list). */
 export const taskActionSchema = z.enum(POST_ACTIONS, { error: actionError(POST_ACTIONS) });
 /** The actions that take many tasks at once: a queue's bulk request, a search's act request. */

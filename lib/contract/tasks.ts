@@ -54,11 +54,22 @@ export const taskSchema = z.object({
   pendingSince: isoTime,
   completedAt: isoTime,
   retentionSeconds: z.number(),
+  /**
+   * When asynq deletes a completed task: completed_at + retention, the score asynq's
+   * MarkAsComplete gives it in the completed zset (its forwarder deletes by that score).
+   * null in every other state.
+   */
+  expiresAt: isoTime,
   result: z.string().nullable(),
   resultEncoding: bytesEncoding.nullable(),
   isOrphaned: z.boolean(),
   uniqueKey: z.string().nullable(),
   uniqueLock: uniqueLockSchema.nullable(),
+  /**
+   * The unique TTL the task was enqueued with, read back from its lock (asynq does not keep
+   * it): null when the lock no longer tells (see the core's uniqueTtlFromLock).
+   */
+  uniqueTtlSeconds: z.number().nullable(),
   /** Why the task record could not be read; only id, queue and state are meaningful then. */
   problem: z.string().nullable(),
 });

@@ -72,6 +72,19 @@ export function useTaskAction(qname: string) {
   });
 }
 
+/**
+ * Gives a scheduled or retry task a new process time (ISO). Not optimistic: the row stays in
+ * its state and its new time comes back with the answer.
+ */
+export function useReschedule(qname: string, taskId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    meta: { silent: true },
+    mutationFn: (processAt: string) => apiMutate('POST', apiPaths.taskReschedule(qname, taskId), { body: { processAt }, schema: contracts.task }),
+    onSettled: () => invalidateQueue(qc, qname),
+  });
+}
+
 interface BulkVars {
   action: BulkAction;
   state: TaskStateDto;

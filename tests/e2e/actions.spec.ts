@@ -7,12 +7,25 @@
  * POST …/bulk, POST …/pause|resume, DELETE queue).
  */
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import * as k from '../../lib/asynq/keys';
 import { paths } from '../../lib/paths';
 import { eventually, type Spec } from './support/harness';
 import { ACTIONS_QUEUE, DELETE_QUEUE, PAUSE_QUEUE } from './support/seed-extra';
 
 export const phase = 'write';
+
+/**
+ * `ms` as a datetime-local input's text in the browser's own time zone. A string, not a
+ * function: the test build's helpers are not defined in the page.
+ */
+function localInput(page: Page, ms: number): Promise<string> {
+  return page.evaluate(`(() => {
+    const d = new Date(${ms});
+    const p = (n) => String(n).padStart(2, '0');
+    return d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + 'T' + p(d.getHours()) + ':' + p(d.getMinutes()) + ':' + p(d.getSeconds());
+  })()`);
+}
 
 const specs: Spec[] = [
   {
@@ -48,6 +61,40 @@ const specs: Spec[] = [
       await rows.first().getByRole('button', { name: 'Archive task' }).click();
       await page.getByRole('alert').getByText('simulated refusal').waitFor();
       await page.getByRole('link', { name: id }).waitFor();
+    },
+  },
+  {
+    name: 'reschedule a retry task from its row to a picked time, confirmed: only its score moves; the task page refuses a past time naming the field',
+    run: async ({ newPage, redis }) => {
+      const tp = await newPage();
+      const { page } = tp;
+      await page.goto(paths.queue(ACTIONS_QUEUE, { state: 'retry' }));
+      const rows = page.getByRole('table', { name: 'retry tasks' }).locator('tbody tr');
+      await rows.first().waitFor();
+      const id = await rows.first().getByRole('link').first().innerText();
+      const hashBefore = await redis.hgetallBuffer(k.taskKey(ACTIONS_QUEUE, id));
+      await rows.first().getByRole('button', { name: 'Reschedule task' }).click();
+      const dialog = page.getByRole('dialog');
+      // Two days ahead, to the second, typed as the viewer's local time.
+      const target = Math.floor(Date.now() / 1000) * 1000 + 2 * 86_400_000;
+      const local = await localInput(page, target);
+      await dialog.getByLabel('New time (your time zone)').fill(local);
+      await dialog.getByTestId('reschedule-preview').getByText('(in 2d)').waitFor();
+      await dialog.getByRole('button', { name: 'Reschedule' }).click();
+      await eventually('new score in Redis', async () => (await redis.zscore(k.retryKey(ACTIONS_QUEUE), id)) === String(target / 1000));
+      assert.deepEqual(await redis.hgetallBuffer(k.taskKey(ACTIONS_QUEUE, id)), hashBefore, 'the hash is unchanged');
+      await dialog.waitFor({ state: 'detached' });
+
+      await page.goto(paths.task(ACTIONS_QUEUE, id));
+      await page.getByRole('button', { name: 'Reschedule' }).click();
+      const again = page.getByRole('dialog');
+      await again.getByText(/\(in (2d|1d 23h)\)/).first().waitFor();
+      const past = await localInput(page, Date.now() - 3_600_000);
+      await again.getByLabel('New time (your time zone)').fill(past);
+      await again.getByRole('button', { name: 'Reschedule' }).click();
+      await again.getByRole('alert').getByText(/^processAt: .* is in the past/).waitFor();
+      assert.equal(await redis.zscore(k.retryKey(ACTIONS_QUEUE), id), String(target / 1000), 'a refused time changes nothing');
+      assert.deepEqual(tp.errors, []);
     },
   },
   {
@@ -139,13 +186,13 @@ const specs: Spec[] = [
         await page.goto(paths.queue('webhooks', { state: 'retry' }));
         await page.getByText('read-only', { exact: true }).waitFor();
         await page.getByRole('table', { name: 'retry tasks' }).locator('tbody tr').first().waitFor();
-        for (const name of ['Pause', 'Resume', 'Delete queue', 'Run task', 'Archive task', 'Delete task']) {
+        for (const name of ['Pause', 'Resume', 'Delete queue', 'Run task', 'Archive task', 'Delete task', 'Reschedule task']) {
           assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `no ${name} button`);
         }
         assert.equal(await page.getByRole('checkbox').count(), 0, 'no selection checkboxes');
         await page.getByRole('table', { name: 'retry tasks' }).locator('tbody tr').first().getByRole('link').first().click();
         await page.getByTestId('task-type').waitFor();
-        for (const name of ['Run', 'Archive', 'Delete']) {
+        for (const name of ['Run', 'Archive', 'Delete', 'Reschedule']) {
           assert.equal(await page.getByRole('button', { name, exact: true }).count(), 0, `no ${name} button on the task page`);
         }
         const res = await fetch(`${app.url}/api/queues/webhooks/pause`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { paths } from '../../lib/paths';
 import type { Spec } from './support/harness';
+import { TRIAGE_QUEUE } from './support/seed-triage';
 import {
   BINARY_TASK_ID, DISPLAY_ERROR, DISPLAY_HOST, DISPLAY_PAYLOAD, DISPLAY_QUEUE, DISPLAY_TASK_ID, DISPLAY_TYPE,
   escaped, RAW_CHARS,
@@ -146,6 +147,32 @@ const specs: Spec[] = [
       const servers = page.getByRole('table', { name: 'Servers' });
       await servers.getByText(escaped(DISPLAY_HOST)).waitFor();
       await noRawCharacters(page, 'servers');
+      assert.deepEqual(tp.errors, []);
+    },
+  },
+  {
+    name: 'the Completed tab shows each task’s result and when asynq deletes it; the task page the same, with durations in human units',
+    run: async ({ newPage }) => {
+      const tp = await newPage();
+      const { page } = tp;
+      await page.goto(paths.queue(TRIAGE_QUEUE, { state: 'completed' }));
+      const table = page.getByRole('table', { name: 'completed tasks' });
+      await table.locator('tbody tr').first().waitFor();
+      const headers = await table.locator('thead th').allTextContents();
+      assert.ok(headers.includes('Result') && headers.includes('Kept until'), `headers: ${headers.join(' | ')}`);
+      const row = table.locator('tbody tr').first();
+      assert.equal(await row.getByTestId('task-result').innerText(), '{"refunded":30}');
+      // Completed a minute ago with an hour's retention: deleted in about 59 minutes.
+      assert.match(await row.getByTestId('task-kept-until').innerText(), /^in (59|58)m/);
+      assert.match((await row.getByTestId('task-kept-until').locator('time').getAttribute('title')) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+      await row.getByRole('link').first().click();
+      const details = page.locator('section', { has: page.getByRole('heading', { name: 'Details' }) });
+      await details.getByText('Kept until').waitFor();
+      assert.match(await details.innerText(), /Kept until\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in (59|58)m/);
+      assert.match(await details.innerText(), /Retention\s+1h\b/);
+      assert.match(await details.innerText(), /Timeout\s+30m\b/);
+      const result = page.locator('section', { has: page.getByRole('heading', { name: 'Result' }) });
+      await result.getByText('refunded').waitFor();
       assert.deepEqual(tp.errors, []);
     },
   },

@@ -149,6 +149,40 @@ const specs: Spec[] = [
     },
   },
   {
+    name: 'clone of a unique task keeps every option, the unique TTL included, in human units: the first submit enqueues',
+    run: async ({ newPage, redis }) => {
+      const tp = await newPage();
+      const { page } = tp;
+      await page.goto(paths.enqueue({ queue: ENQUEUE_QUEUE }));
+      await fillTask(page, { type: 'e2e:clone-unique', payload: '{"c":1}', uniqueTtl: '1h' });
+      await page.getByLabel('Timeout').fill('1800');
+      await page.getByLabel('Retention').fill('3900');
+      await submit(page);
+      const source = await newTaskId(page);
+      await page.goto(paths.task(ENQUEUE_QUEUE, source));
+      const details = page.locator('section', { has: page.getByRole('heading', { name: 'Details' }) });
+      await details.getByText('1h 5m').waitFor();
+      assert.match(await details.innerText(), /Timeout\s+30m\b/);
+      await page.getByRole('link', { name: 'Clone' }).click();
+      await page.waitForURL((u) => u.pathname === '/enqueue' && u.searchParams.get('clone') === source);
+      await page.getByText('Cloned from').waitFor();
+      assert.deepEqual(
+        { ttl: await page.getByLabel('Unique TTL').inputValue(), timeout: await page.getByLabel('Timeout').inputValue(), retention: await page.getByLabel('Retention').inputValue() },
+        { ttl: '1h', timeout: '30m', retention: '1h 5m' },
+      );
+      assert.equal(await page.getByTestId('unique-ttl-guessed').count(), 0);
+      // The original holds the lock of this payload: a clone with another payload is enqueued at once.
+      await page.getByRole('textbox', { name: 'Payload', exact: true }).fill('{"c":2}');
+      await submit(page);
+      const id = await newTaskId(page);
+      const msg = await readMsg(redis, ENQUEUE_QUEUE, id);
+      assert.deepEqual({ timeout: msg.timeout, retention: msg.retention, unique: msg.uniqueKey !== '' }, { timeout: 1800, retention: 3900, unique: true });
+      const pttl = await redis.pttl(msg.uniqueKey);
+      assert.ok(pttl > 3590_000 && pttl <= 3600_000, `lock TTL ${pttl} ms`);
+      assert.deepEqual(tp.errors, []);
+    },
+  },
+  {
     name: 'batch: JSON lines with a result per line (enqueued, unique refused, not JSON, ID conflict)',
     run: async ({ newPage, redis, seeded, screenshot }) => {
       const tp = await newPage();

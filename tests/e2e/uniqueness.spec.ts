@@ -33,7 +33,7 @@ const specs: Spec[] = [
       await lock.getByText(archivedLockKey).waitFor();
       const finding = lock.locator('[data-finding="held_by_archived"]');
       await finding.waitFor();
-      assert.match(await finding.innerText(), new RegExp(`Held by an archived task\\. Held by archived task ${archivedHolderId}, .*refused until \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z`));
+      assert.match(await finding.innerText(), new RegExp(`Held by an archived task\\. Held by archived task ${archivedHolderId}, .*refused until \\d{4}-\\d\\d-\\d\\d [\\d:]+ UTC`));
       await lock.getByText('archived', { exact: true }).waitFor();
       assert.match(await lock.getByTestId('lock-ttl').innerText(), /^1h \d+m$/, 'two hours minus a little');
 

@@ -82,6 +82,7 @@ function diffTask(ours: TaskDto, go: GoTask, where: string): string[] {
   }
   eq('completedAt', seconds(ours.completedAt), go.completedAt);
   eq('retentionSeconds', ours.retentionSeconds, go.retentionSeconds);
+  eq('expiresAt', seconds(ours.expiresAt), go.state === 'completed' ? go.completedAt + go.retentionSeconds : 0);
   eq('result bytes', ourBytes(ours.result, ours.resultEncoding), b64(go.resultBase64));
   // A release without headers (go.headers null) wrote every task here without any.
   eq('headers', sortedEntries(ours.headers), sortedEntries(go.headers ?? {}));
@@ -309,6 +310,10 @@ describe.skipIf(asynqGo.noGo)(`live interop with github.com/hibiken/asynq ${ASYN
     const result = goTask('work:main', 'work:result');
     const withResult = await getTask('work:main', result.id);
     expect(ourBytes(withResult.result, withResult.resultEncoding)).toEqual(Buffer.from('result-bytes-\x00\xff', 'latin1'));
+    // The time Go's MarkAsComplete gave the task in the completed set, the one its forwarder deletes by.
+    const score = Number(await redis!.zscore('asynq:{work:main}:completed', result.id));
+    expect(seconds(withResult.expiresAt)).toBe(score);
+    expect(score).toBe(result.completedAt + 3600);
   });
 
   it('lists the Go server and its active work:block worker', async () => {

@@ -26,6 +26,7 @@ export async function consoleRoutes() {
     task: await import('@/app/api/queues/[qname]/tasks/[taskId]/route'),
     payload: await import('@/app/api/queues/[qname]/tasks/[taskId]/payload/route'),
     action: await import('@/app/api/queues/[qname]/tasks/[taskId]/[action]/route'),
+    reschedule: await import('@/app/api/queues/[qname]/tasks/[taskId]/reschedule/route'),
     batch: await import('@/app/api/enqueue-batch/route'),
     locks: await import('@/app/api/queues/[qname]/locks/route'),
     allLocks: await import('@/app/api/locks/route'),

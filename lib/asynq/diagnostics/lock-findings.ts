@@ -2,6 +2,7 @@
  * What is wrong with a unique lock, in plain words that say when it matters. Pure: it judges
  * what the listing read, at one instant.
  */
+import { utcTime } from '../triage/verdict-words';
 
 export type LockFindingCode = 'held_by_archived' | 'expires_before_retries_end' | 'orphaned' | 'no_expiry';
 
@@ -35,8 +36,11 @@ export interface LockFacts {
   now: Date;
 }
 
-/** `2026-11-30T03:10:16Z`: whole seconds, as the API writes times. */
-export const isoSeconds = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+/**
+ * Times in a finding are read by people: `2026-11-30 03:10:16 UTC`, the console's one
+ * exact-time form (the verdicts' words use it too), never an ISO string.
+ */
+const at = utcTime;
 
 /**
  * asynq's shortest retry delay after the n-th failure, in seconds: its default
@@ -57,17 +61,17 @@ export function retriesEndEstimate(nextAttemptAt: Date, retried: number, maxRetr
 }
 
 function refusedUntil(expiresAt: Date | null): string {
-  return expiresAt ? `until ${isoSeconds(expiresAt)} (when the lock's TTL ends)` : 'until the lock is deleted (it has no expiry)';
+  return expiresAt ? `until ${at(expiresAt)} (when the lock's TTL ends)` : 'until the lock is deleted (it has no expiry)';
 }
 
 function retryFinding(holder: LockHolder, expiresAt: Date): LockFinding | null {
   const next = holder.nextAttemptAt;
   if (next === null) return null;
-  const from = isoSeconds(expiresAt);
+  const from = at(expiresAt);
   if (next.getTime() > expiresAt.getTime()) {
     return {
       code: 'expires_before_retries_end',
-      message: `The lock expires at ${from}, before task ${holder.id}'s next retry at ${isoSeconds(next)}: ` +
+      message: `The lock expires at ${from}, before task ${holder.id}'s next retry at ${at(next)}: ` +
         `a duplicate can be enqueued from ${from} while this task is still waiting to retry.`,
     };
   }
@@ -78,8 +82,8 @@ function retryFinding(holder: LockHolder, expiresAt: Date): LockFinding | null {
   return {
     code: 'expires_before_retries_end',
     message: `A duplicate can be enqueued from ${from} (lock expiry) while task ${holder.id} may still be retrying ` +
-      `until ~${isoSeconds(end)} (${left} ${left === 1 ? 'retry' : 'retries'} left after the next attempt at ` +
-      `${isoSeconds(next)}; estimated with asynq's shortest default delays, n⁴+15 s).`,
+      `until ~${at(end)} (${left} ${left === 1 ? 'retry' : 'retries'} left after the next attempt at ` +
+      `${at(next)}; estimated with asynq's shortest default delays, n⁴+15 s).`,
   };
 }
 

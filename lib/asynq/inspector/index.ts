@@ -20,6 +20,7 @@ import { bulkAll, bulkByIds, type BulkOptions } from '../mutations/bulk';
 import type { MoveAction } from '../mutations/move-codes';
 import { deleteQueue, pauseQueue, resumeQueue } from '../mutations/queue-actions';
 import { cancelTask, moveTask, updateTaskPayload } from '../mutations/task-actions';
+import { rescheduleTask } from '../mutations/reschedule';
 import { actOnMatches, searchTasks, type ActOptions, type SearchFilter, type SearchOptions } from '../search';
 import { createFailureScan, type FailureScanOptions } from '../triage/failure-scan';
 import type { FailedState } from '../triage/failure-groups';
@@ -75,6 +76,7 @@ export function createInspector(redis: RedisClient, { clock = systemClock, archi
     moveTask: (qname: string, id: string, action: MoveAction) => moveTask(redis, qname, id, action, now(), archiveTimeZone),
     cancelTask: (qname: string, id: string) => cancelTask(redis, qname, id),
     updateTaskPayload: (qname: string, id: string, payload: Uint8Array) => updateTaskPayload(redis, qname, id, payload),
+    rescheduleTask: (qname: string, id: string, processAt: Date) => rescheduleTask(redis, qname, id, processAt, now()),
     pauseQueue: (qname: string) => pauseQueue(redis, qname, now()),
     resumeQueue: (qname: string) => resumeQueue(redis, qname),
     deleteQueue: (qname: string, force: boolean) => deleteQueue(redis, qname, force),

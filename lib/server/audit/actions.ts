@@ -16,6 +16,8 @@ const str = (v: unknown, fallback: string): string => (typeof v === 'string' && 
  */
 const RULES: Rule[] = [
   { method: 'POST', pattern: '/api/queues/[qname]/bulk', action: (_, b) => `${str(b.action, 'bulk')}-${Array.isArray(b.ids) ? 'selected' : 'all'}` },
+  // Before [action], which would match it too.
+  { method: 'POST', pattern: '/api/queues/[qname]/tasks/[taskId]/reschedule', action: 'reschedule-task' },
   { method: 'POST', pattern: '/api/queues/[qname]/tasks/[taskId]/[action]', action: (p) => `${str(p.action, 'act-on')}-task` },
   { method: 'DELETE', pattern: '/api/queues/[qname]/tasks/[taskId]', action: 'delete-task' },
   { method: 'PATCH', pattern: '/api/queues/[qname]/tasks/[taskId]', action: 'edit-payload' },
@@ -60,6 +62,7 @@ const TARGET_FIELDS: [from: 'params' | 'query' | 'body', field: string, as: stri
   ['body', 'state', 'state'],
   ['body', 'states', 'states'],
   ['body', 'group', 'group'],
+  ['body', 'processAt', 'processAt'],
   ['body', 'type', 'type'],
   ['body', 'taskType', 'taskType'],
   ['body', 'filter', 'filter'],

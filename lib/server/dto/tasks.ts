@@ -1,6 +1,6 @@
 import 'server-only';
 import type { QueueStats, SchedulerEntryInfo, ServerWithWorkers, TaskInfo } from '@asynqlens/asynq';
-import { isHandlerNotFoundError } from '@asynqlens/asynq';
+import { isHandlerNotFoundError, uniqueTtlFromLock } from '@asynqlens/asynq';
 import type { BytesEncoding } from '@/lib/contract/common';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
@@ -104,11 +104,14 @@ export function toTaskDto(t: TaskInfo, payloadLimit: number): TaskDto {
     pendingSince: nsToIso(t.pendingSince),
     completedAt: isoSec(m?.completedAt ?? 0),
     retentionSeconds: m?.retention ?? 0,
+    expiresAt: t.state === 'completed' && m && m.completedAt > 0 ? isoSec(m.completedAt + m.retention) : null,
     result: result?.text ?? null,
     resultEncoding: result?.encoding ?? null,
     isOrphaned: t.isOrphaned,
     uniqueKey: m?.uniqueKey || null,
     uniqueLock: t.uniqueLock,
+    // The lock's TTL was read a moment ago; the clock here stands for that moment.
+    uniqueTtlSeconds: uniqueTtlFromLock(t, new Date()),
     problem: t.problem,
   };
 }

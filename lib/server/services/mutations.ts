@@ -73,6 +73,12 @@ export async function updatePayload(qname: string, id: string, payload: string, 
   return toTaskDto(await getInspector().task(qname, id), DETAIL_PAYLOAD_LIMIT);
 }
 
+/** Moves a scheduled or retry task to `processAt` and answers it as it now is. */
+export async function rescheduleTask(qname: string, id: string, processAt: string): Promise<TaskDto> {
+  await getInspector().rescheduleTask(qname, id, new Date(processAt));
+  return toTaskDto(await getInspector().task(qname, id), DETAIL_PAYLOAD_LIMIT);
+}
+
 export async function setPaused(qname: string, paused: boolean): Promise<QueueStatsDto> {
   if (paused) await getInspector().pauseQueue(qname);
   else await getInspector().resumeQueue(qname);

@@ -30,7 +30,7 @@ const RULES: Rule[] = [
   ['GET', new RegExp(`^/api/queues/${SEG}/archive-forecast$`), archiveForecastSchema],
   ['GET', new RegExp(`^/api/queues/${SEG}/tasks$`), taskListSchema],
   ['GET', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}$`), taskSchema],
-  ['POST', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}/(run|archive)$`), taskSchema],
+  ['POST', new RegExp(`^/api/queues/${SEG}/tasks/${SEG}/(run|archive|reschedule)$`), taskSchema],
   ['POST', new RegExp(`^/api/queues/${SEG}/(pause|resume)$`), queueStatsSchema],
   ['POST', new RegExp(`^/api/queues/${SEG}/bulk$`), bulkResultSchema],
   ['GET', /^\/api\/servers$/, serverListSchema],

@@ -41,6 +41,8 @@ export async function seedTriage(redis: Redis): Promise<TriageSeed> {
   // A completed one: some server of the fleet ran the type, yet others fail it (a conflict).
   const done = newTaskMessage({ type: NOT_FOUND_TYPE, queue: TRIAGE_QUEUE, payload: json({ refund: 30 }), retention: 3600, completedAt: now - 60 });
   await seedZset(redis, 'completed', done, now + 3600);
+  // What its handler wrote with ResultWriter: the Completed tab's Result column shows it.
+  await redis.hset(`asynq:{${TRIAGE_QUEUE}}:t:${done.id}`, 'result', '{"refunded":30}');
 
   for (let i = 0; i < 2; i++) await seedPending(redis, newTaskMessage({ type: 'emailextra', queue: TRIAGE_QUEUE, payload: json({ i }) }));
   await seedPending(redis, newTaskMessage({ type: 'sms:send', queue: TRIAGE_QUEUE, payload: json({ to: '+15550100' }) }));

@@ -24,6 +24,7 @@ describe('read-only mode', () => {
       [r.action.POST, { qname: 'q', taskId: m.id, action: 'run' }, 'POST', {}],
       [r.task.DELETE, { qname: 'q', taskId: m.id }, 'DELETE'],
       [r.task.PATCH, { qname: 'q', taskId: m.id }, 'PATCH', { payload: 'x' }],
+      [r.reschedule.POST, { qname: 'q', taskId: m.id }, 'POST', { processAt: new Date(Date.now() + 60_000).toISOString() }],
       [r.bulk.POST, { qname: 'q' }, 'POST', { action: 'delete', state: 'archived' }],
       [r.pause.POST, { qname: 'q' }, 'POST', {}],
       [r.resume.POST, { qname: 'q' }, 'POST', {}],

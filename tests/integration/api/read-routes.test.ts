@@ -183,6 +183,22 @@ describe('GET /api/queues/{q}/tasks/{id}', () => {
     expect([...raw.bytes]).toEqual([0xff, 0xfe, 0x00, 0x01]);
   });
 
+  it('gives a completed task its result and the time asynq deletes it (completed_at + retention)', async () => {
+    const completedAt = 1_900_000_000;
+    const done = newTaskMessage({ type: 't', queue: 'q', completedAt, retention: 5400 });
+    // As MarkAsComplete writes it: the result beside the msg, scored by completed_at + retention.
+    await seedZset(redis, 'completed', done, completedAt + 5400);
+    await redis.hset(k.taskKey('q', done.id), 'result', '{"ok":true}');
+    const later = newTaskMessage({ type: 't', queue: 'q', retention: 5400 });
+    await seedZset(redis, 'scheduled', later, completedAt);
+
+    const listed = (await list('q', 'state=completed')).body.tasks[0];
+    expect(listed).toMatchObject({ id: done.id, result: '{"ok":true}', resultEncoding: 'utf8', expiresAt: '2030-03-17T19:16:40Z' });
+    const detail = await callRoute(routes.task.GET, '/', { qname: 'q', taskId: done.id });
+    expect(detail.body).toMatchObject({ completedAt: '2030-03-17T17:46:40Z', retentionSeconds: 5400, expiresAt: '2030-03-17T19:16:40Z' });
+    expect((await callRoute(routes.task.GET, '/', { qname: 'q', taskId: later.id })).body.expiresAt).toBeNull();
+  });
+
   it('answers 404 task_not_found with asynq’s message', async () => {
     await seedPending(redis, newTaskMessage({ type: 't', queue: 'q' }));
     const { status, body } = await callRoute(routes.task.GET, '/', { qname: 'q', taskId: 'nope' });

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditPageSchema } from '@/lib/contract/audit';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
-import { seedPending } from '@/lib/asynq/testutil/seed';
+import { seedPending, seedZset } from '@/lib/asynq/testutil/seed';
 import { AUDITED_ROUTES } from '@/lib/server/audit/actions';
 import { callRoute, type Handler } from '../../support/call-route';
 import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes';
@@ -123,6 +123,18 @@ describe('an operator', () => {
       code: null,
     });
     expect(Date.parse(rec.at)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('reschedules a task; the record names the task and the time it was given', async () => {
+    const m = newTaskMessage({ type: 't', queue: 'q' });
+    await seedZset(redis, 'retry', m, Math.floor(Date.now() / 1000) + 3600);
+    const at = new Date(Date.now() + 120_000).toISOString();
+    const res = await callRoute(api.reschedule.POST, `/api/queues/q/tasks/${m.id}/reschedule`, { qname: 'q', taskId: m.id }, {
+      method: 'POST', headers: { ...json, cookie: operator }, body: JSON.stringify({ processAt: at }),
+    });
+    expect(res.status).toBe(200);
+    const [rec] = (await redis.lrange('asynqlens:audit', 0, -1)).map((s) => JSON.parse(s));
+    expect(rec).toMatchObject({ user: 'alice', action: 'reschedule-task', target: { queue: 'q', taskId: m.id, processAt: at }, status: 200, code: null });
   });
 
   it('streams a bulk delete; the record is written when the stream ends, with the final count', async () => {

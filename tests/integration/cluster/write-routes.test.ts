@@ -1,7 +1,7 @@
 /**
  * Every mutation route on a 3-master Redis Cluster: enqueue (plain, scheduled, grouped, unique,
  * ID conflict), batch enqueue across masters, single-task and bulk actions, pause/resume, queue
- * delete, lock release, duplicate resolve, not-found re-run, search actions, delete-the-archived-
+ * delete, lock release, duplicate resolve, reschedule, not-found re-run, search actions, delete-the-archived-
  * task-and-enqueue (by ID and by lock), and the rule for
  * queue names that cannot live on a cluster.
  */
@@ -122,6 +122,23 @@ describe('single-task actions', () => {
   });
 });
 
+describe('reschedule', () => {
+  it('moves a scheduled and a retry task on every master: one script in the queue\'s slot', async () => {
+    for (const q of qs) {
+      const sched = newTaskMessage({ type: 't', queue: q });
+      const retry = newTaskMessage({ type: 't', queue: q });
+      await seedZset(app.redis, 'scheduled', sched, nowSec() + 600);
+      await seedZset(app.redis, 'retry', retry, nowSec() + 600);
+      const at = nowSec() + 7200;
+      for (const [m, key] of [[sched, k.scheduledKey(q)], [retry, k.retryKey(q)]] as const) {
+        const res = await send(r.reschedule.POST, 'POST', '/', { qname: q, taskId: m.id }, { processAt: new Date(at * 1000).toISOString() });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(await app.redis.zscore(key, m.id)).toBe(String(at));
+      }
+    }
+  });
+});
+
 describe('bulk actions and queue actions', () => {
   it('archives all, runs all and deletes all, on each master', async () => {
     for (const q of qs) {
@@ -205,6 +222,7 @@ describe('a queue name starting with "}"', () => {
       [r.check.POST, 'POST', { qname: bad }, { type: 't' }],
       [r.action.POST, 'POST', { qname: bad, taskId: 'a', action: 'run' }, {}],
       [r.task.DELETE, 'DELETE', { qname: bad, taskId: 'a' }],
+      [r.reschedule.POST, 'POST', { qname: bad, taskId: 'a' }, { processAt: new Date(Date.now() + 60_000).toISOString() }],
       [r.bulk.POST, 'POST', { qname: bad }, { action: 'delete', state: 'pending' }],
       [r.pause.POST, 'POST', { qname: bad }, {}],
       [r.queue.DELETE, 'DELETE', { qname: bad }],

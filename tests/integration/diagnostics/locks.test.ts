@@ -10,6 +10,9 @@ import type { TaskMessage } from '@/lib/asynq';
 import { callRoute } from '../../support/call-route';
 import { useConsoleRoutes } from '../../support/console-routes';
 
+/** An API time as findings write it: `2026-11-30 03:10:16 UTC`. */
+const utc = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+
 const DB = 50;
 const { redis, routes } = await useConsoleRoutes(DB);
 
@@ -80,7 +83,7 @@ describe('listQueueLocks', () => {
     const r = locks.get(retrying.uniqueKey)!;
     expect(r.holder).toMatchObject({ state: 'retry', retried: 2, maxRetry: 10 });
     expect(r.holder.nextAttemptAt?.getTime()).toBe(retryAt * 1000);
-    expect(r.findings[0]!.message).toMatch(/may still be retrying until ~\d{4}-\d\d-\d\dT/);
+    expect(r.findings[0]!.message).toMatch(/may still be retrying until ~\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
   });
 
   it('reads the key a grouped unique task names only in its msg, and sees a live active holder', async () => {
@@ -150,7 +153,7 @@ describe('GET /api/queues/{q}/locks and /api/locks', () => {
         queue: 'web', key: m.uniqueKey, taskType: 'fail:x', payloadMd5: m.uniqueKey.slice(-32),
         ttlSeconds: expect.any(Number), expiresAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
         holderId: m.id, holderState: 'archived', holderRetried: null, holderMaxRetry: null, holderNextAttemptAt: null,
-        findings: [{ code: 'held_by_archived', message: expect.stringContaining(res.body.locks[0].expiresAt) }],
+        findings: [{ code: 'held_by_archived', message: expect.stringContaining(utc(res.body.locks[0].expiresAt)) }],
       }],
     });
     const all = await callRoute(routes.allLocks.GET, '/api/locks');

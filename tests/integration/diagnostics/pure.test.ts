@@ -42,15 +42,15 @@ describe('lock findings', () => {
 
   it('says until when an archived holder blocks re-enqueue', () => {
     const f = lockFindings({ key, pttlMs: 3_600_000, holder: holder({ state: 'archived', uniqueKey: key }), now: NOW });
-    expect(f).toEqual([{ code: 'held_by_archived', message: expect.stringContaining('refused until 2026-11-30T04:00:00Z') }]);
+    expect(f).toEqual([{ code: 'held_by_archived', message: expect.stringContaining('refused until 2026-11-30 04:00:00 UTC') }]);
   });
 
   it('flags a retry holder whose next attempt is after the lock expires, saying from when', () => {
     const h = holder({ state: 'retry', retried: 1, maxRetry: 1, uniqueKey: key, nextAttemptAt: new Date('2026-11-30T03:01:00Z') });
     const f = lockFindings({ key, pttlMs: 30_000, holder: h, now: NOW });
     expect(f.map((x) => x.code)).toEqual(['expires_before_retries_end']);
-    expect(f[0]!.message).toContain('from 2026-11-30T03:00:30Z');
-    expect(f[0]!.message).toContain('next retry at 2026-11-30T03:01:00Z');
+    expect(f[0]!.message).toContain('from 2026-11-30 03:00:30 UTC');
+    expect(f[0]!.message).toContain('next retry at 2026-11-30 03:01:00 UTC');
   });
 
   it('flags a retry holder whose remaining schedule (n⁴+15 s each) outlasts the lock', () => {
@@ -59,8 +59,8 @@ describe('lock findings', () => {
     expect(retriesEndEstimate(next, 2, 4).toISOString()).toBe('2026-11-30T03:02:17.000Z');
     const h = holder({ state: 'retry', retried: 2, maxRetry: 4, uniqueKey: key, nextAttemptAt: next });
     const f = lockFindings({ key, pttlMs: 60_000, holder: h, now: NOW });
-    expect(f).toEqual([{ code: 'expires_before_retries_end', message: expect.stringContaining('until ~2026-11-30T03:02:17Z') }]);
-    expect(f[0]!.message).toContain('from 2026-11-30T03:01:00Z');
+    expect(f).toEqual([{ code: 'expires_before_retries_end', message: expect.stringContaining('until ~2026-11-30 03:02:17 UTC') }]);
+    expect(f[0]!.message).toContain('from 2026-11-30 03:01:00 UTC');
     // A lock that outlives the schedule is fine, and so is a last attempt before expiry.
     expect(lockFindings({ key, pttlMs: 200_000, holder: h, now: NOW })).toEqual([]);
     expect(lockFindings({ key, pttlMs: 60_000, holder: { ...h, retried: 4 }, now: NOW })).toEqual([]);

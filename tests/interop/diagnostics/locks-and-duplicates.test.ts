@@ -14,6 +14,9 @@ import { consoleRoutes, type ConsoleRoutes } from '../../support/console-routes'
 import { openTestRedis, testRedisUrl } from '../../support/test-redis';
 import { goHarness, redisArgs } from '../go-harness';
 
+/** An API time as findings write it: `2026-11-30 03:10:16 UTC`. */
+const utc = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+
 const DB = 55;
 const LOCK_TTL = 60;
 
@@ -76,14 +79,14 @@ describe.skipIf(asynqGo.noGo)('unique locks and duplicates made by Go asynq', ()
   it('recognises the archived holder that makes asynq refuse the re-enqueue, and says until when', async () => {
     expect(go.reenqueueRefused).toBe(true);
     const lock = byHolder(await listLocks('locks'), go.archived)!;
-    expect(lock.findings).toEqual([{ code: 'held_by_archived', message: expect.stringContaining(`refused until ${lock.expiresAt}`) }]);
+    expect(lock.findings).toEqual([{ code: 'held_by_archived', message: expect.stringContaining(`refused until ${utc(lock.expiresAt)}`) }]);
   });
 
   it('recognises a lock that expires while its holder is still retrying', async () => {
     const lock = byHolder(await listLocks('locks'), go.retrying)!;
     expect(lock).toMatchObject({ holderState: 'retry', holderRetried: 1, holderMaxRetry: 5, holderNextAttemptAt: expect.any(String) });
     expect(lock.ttlSeconds).toBeLessThanOrEqual(LOCK_TTL);
-    expect(lock.findings).toEqual([{ code: 'expires_before_retries_end', message: expect.stringContaining(`from ${lock.expiresAt}`) }]);
+    expect(lock.findings).toEqual([{ code: 'expires_before_retries_end', message: expect.stringContaining(`from ${utc(lock.expiresAt)}`) }]);
   });
 
   it('refuses to release the lock of a pending Go task, then releases the one asynq leaked', async () => {

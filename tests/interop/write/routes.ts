@@ -21,7 +21,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 /** Loads the routes against database `db` and returns a small typed client of the mutations. */
 export async function openApi(db: number) {
   process.env.REDIS_URL = testRedisUrl(db);
-  const { tasks, task, action, bulk, pause, resume, queue, replaceArchived } = await consoleRoutes();
+  const { tasks, task, action, reschedule, bulk, pause, resume, queue, replaceArchived } = await consoleRoutes();
   const { getRedis } = await import('@/lib/server/redis/client');
 
   const send = async (handler: Handler, path: string, params: Record<string, string>, method: string, body?: unknown): Promise<ApiResponse> => {
@@ -53,6 +53,8 @@ export async function openApi(db: number) {
         payload: payload.toString('base64'),
         payloadEncoding: 'base64',
       }),
+    reschedule: (q: string, id: string, processAt: string) =>
+      send(reschedule.POST, `/api/queues/${enc(q)}/tasks/${enc(id)}/reschedule`, { qname: q, taskId: id }, 'POST', { processAt }),
     bulk: (q: string, body: { action: 'run' | 'archive' | 'delete'; state: string; ids?: string[]; group?: string }) =>
       send(bulk.POST, `/api/queues/${enc(q)}/bulk`, { qname: q }, 'POST', body),
     pause: (q: string) => send(pause.POST, `/api/queues/${enc(q)}/pause`, { qname: q }, 'POST', {}),
