@@ -5,6 +5,7 @@
  * Every decoder throws {@link CodecError} with the reason when the bytes are not a valid
  * message; callers turn that into a flagged row instead of failing a whole page.
  */
+import { isUtf8 } from 'node:buffer';
 import { create, fromBinary, toBinary, type DescMessage, type MessageInitShape, type MessageShape } from '@bufbuild/protobuf';
 import { timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import {
@@ -15,6 +16,7 @@ import {
   WorkerInfoSchema,
 } from './proto/gen/asynq_pb';
 import { writeTaskMessage } from './task-message-writer';
+import { readTaskMsg } from './task-msg-view';
 import { encodePublishedPatterns, readPublishedPatterns } from './published-patterns';
 import type {
   SchedulerEnqueueEvent,
@@ -53,10 +55,76 @@ export function timestampToDate(ts: Timestamp | undefined): Date | null {
   return new Date(Number(ts.seconds) * 1000 + Math.floor(ts.nanos / 1e6));
 }
 
+/**
+ * The string at [start, end) of `msg`, or null when it is not valid UTF-8 (protobuf-es refuses
+ * those). ASCII, what task types, IDs and queue names almost always are, is checked here
+ * without the view of the bytes that isUtf8 needs.
+ */
+function text(msg: Buffer, start: number, end: number): string | null {
+  let i = start;
+  while (i < end && msg[i]! < 0x80) i++;
+  if (i < end && !isUtf8(msg.subarray(i, end))) return null;
+  return start === end ? '' : msg.toString('utf8', start, end);
+}
+
+/**
+ * The message from task-msg-view.ts' one pass over it, exactly what protobuf-es decodes (its
+ * rules are the view's: last field wins, int32 as the low 32 bits, int64 to the nearest
+ * Number, strings checked as UTF-8, a leading U+FEFF kept as text); null when the view does
+ * not apply (malformed bytes, a known field of another wire type or a string field sent twice,
+ * a string that is not UTF-8),
+ * which protobuf-es then reads, or refuses, as it always has. A page of tasks decodes 20 msgs
+ * per request: protobuf-es made about 1.6 KB of objects each, this about half that.
+ */
+function fromView(bytes: Uint8Array): TaskMessage | null {
+  const msg = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const v = readTaskMsg(msg);
+  if (v === null || v.unusual) return null;
+  const type = text(msg, v.typeStart, v.typeEnd);
+  const id = text(msg, v.idStart, v.idEnd);
+  const queue = text(msg, v.queueStart, v.queueEnd);
+  const errorMsg = text(msg, v.errorStart, v.errorEnd);
+  const uniqueKey = text(msg, v.uniqueKeyStart, v.uniqueKeyEnd);
+  const groupKey = text(msg, v.groupKeyStart, v.groupKeyEnd);
+  if (type === null || id === null || queue === null || errorMsg === null || uniqueKey === null || groupKey === null) return null;
+  const headers: Record<string, string> = {};
+  const spans = v.headerSpans;
+  if (spans !== null) {
+    for (let i = 0; i < spans.length; i += 4) {
+      const key = text(msg, spans[i]!, spans[i + 1]!);
+      const value = text(msg, spans[i + 2]!, spans[i + 3]!);
+      if (key === null || value === null) return null;
+      // An own property even for "__proto__", as protobuf-es and the spread copy make it.
+      if (key === '__proto__') Object.defineProperty(headers, key, { value, writable: true, enumerable: true, configurable: true });
+      else headers[key] = value;
+    }
+  }
+  return {
+    type,
+    // A view into the reply, as protobuf-es gives it; a new empty array when absent.
+    payload: v.hasPayload ? bytes.subarray(v.payloadStart, v.payloadEnd) : new Uint8Array(0),
+    id,
+    queue,
+    retry: v.retry,
+    retried: v.retried,
+    errorMsg,
+    timeout: v.timeout,
+    deadline: v.deadline,
+    uniqueKey,
+    lastFailedAt: v.lastFailedAt,
+    retention: v.retention,
+    completedAt: v.completedAt,
+    groupKey,
+    headers,
+  };
+}
+
 /** Decodes the `msg` field of a task hash. */
 export function decodeTaskMessage(bytes: Uint8Array): TaskMessage {
-  // Field by field, not a rest copy of the message: this runs for every task a page or a
-  // worker reads, and a rest copy of a protobuf-es message is several times slower.
+  const fast = fromView(bytes);
+  if (fast !== null) return fast;
+  // Field by field, not a rest copy of the message: a rest copy of a protobuf-es message is
+  // several times slower.
   const m = decode(TaskMessageSchema, bytes);
   return {
     type: m.type,

@@ -1,6 +1,7 @@
 /**
  * A one-pass reader of asynq's TaskMessage for the scans that read every msg of a queue
- * (search, the duplicate and lock diagnostics, failure triage). It walks the protobuf bytes
+ * (search, the duplicate and lock diagnostics, failure triage) and, through codec.ts'
+ * decodeTaskMessage, for every page of tasks. It walks the protobuf bytes
  * once and keeps where each field lies; a field then costs nothing until it is asked for, and
  * comes back as a view into the Redis reply (no copy) or a string. codec.ts's full decode
  * builds objects for every field and copies the payload: several times this per msg.
@@ -17,8 +18,14 @@
  * number 0 or above 2^29-1, a length or fixed-size value past the end, wire types 3/4 (groups,
  * which proto3 has no way to declare) and 6/7, and any of these inside a headers entry.
  *
- * Field numbers (proto/asynq.proto): 1 type, 2 payload, 5 retry, 6 retried, 7 error_msg,
- * 10 unique_key, 11 last_failed_at, 13 completed_at, 15 headers (entries: 1 key, 2 value).
+ * What asynq never writes is noted (`unusual`): a known field sent with another wire type
+ * (skipped here) or a string field sent twice (the last kept here, where protobuf-es checks
+ * every one as UTF-8), so that codec.ts can leave such a msg to protobuf-es, whose reading of
+ * it the console has always shown.
+ *
+ * Field numbers (proto/asynq.proto): 1 type, 2 payload, 3 id, 4 queue, 5 retry, 6 retried,
+ * 7 error_msg, 8 timeout, 9 deadline, 10 unique_key, 11 last_failed_at, 12 retention,
+ * 13 completed_at, 14 group_key, 15 headers (entries: 1 key, 2 value).
  */
 
 /** Where each field of one msg lies; read with {@link readTaskMsg}. Absent fields are empty / 0. */
@@ -26,15 +33,31 @@ export class TaskMsgView {
   // Byte spans [start, end) of the length-delimited fields kept.
   typeStart = 0; typeEnd = 0;
   payloadStart = 0; payloadEnd = 0;
+  idStart = 0; idEnd = 0;
+  queueStart = 0; queueEnd = 0;
   errorStart = 0; errorEnd = 0;
   uniqueKeyStart = 0; uniqueKeyEnd = 0;
+  groupKeyStart = 0; groupKeyEnd = 0;
+  /** Whether the payload field was present (protobuf-es gives an absent one as a new empty array). */
+  hasPayload = false;
   /** MaxRetry. */
   retry = 0;
   retried = 0;
+  /** Seconds; 0 = none. */
+  timeout = 0;
+  /** Unix seconds; 0 = none. */
+  deadline = 0;
   /** Unix seconds; 0 = never failed. */
   lastFailedAt = 0;
+  /** Seconds. */
+  retention = 0;
   /** Unix seconds; 0 = not completed. */
   completedAt = 0;
+  /**
+   * A known field (or a headers entry's key or value) came with a wire type other than its
+   * own, or a string field (or an entry's key or value) more than once.
+   */
+  unusual = false;
   /** Key start, key end, value start, value end of each headers entry, in wire order; null when none. */
   headerSpans: number[] | null = null;
 
@@ -197,7 +220,9 @@ function headerEntry(v: TaskMsgView, start: number, end: number): boolean {
     const t = tag(end);
     if (t < 0) return false;
     const field = t >>> 3;
+    if ((t & 7) !== 2 && (field === 1 || field === 2)) v.unusual = true;
     if ((t & 7) === 2 && (field === 1 || field === 2)) {
+      if (field === 1 ? ke > start : ve > start) v.unusual = true;
       const s = span(end);
       if (s < 0) return false;
       if (field === 1) {
@@ -215,8 +240,13 @@ function headerEntry(v: TaskMsgView, start: number, end: number): boolean {
   return true;
 }
 
+/** Bits of the string fields: type, id, queue, error_msg, unique_key, group_key. */
+const STRING_FIELDS = (1 << 1) | (1 << 3) | (1 << 4) | (1 << 7) | (1 << 10) | (1 << 14);
+
 function walk(v: TaskMsgView): boolean {
   const end = buf.length;
+  /** Bits of the string fields met so far. */
+  let seen = 0;
   while (pos < end) {
     const t = tag(end);
     if (t < 0) return false;
@@ -227,20 +257,32 @@ function walk(v: TaskMsgView): boolean {
       if (s < 0) return false;
       // The field table of the module comment: where each kept field lies.
       if (field === 1) { v.typeStart = s; v.typeEnd = pos; }
-      else if (field === 2) { v.payloadStart = s; v.payloadEnd = pos; }
+      else if (field === 2) { v.payloadStart = s; v.payloadEnd = pos; v.hasPayload = true; }
+      else if (field === 3) { v.idStart = s; v.idEnd = pos; }
+      else if (field === 4) { v.queueStart = s; v.queueEnd = pos; }
       else if (field === 7) { v.errorStart = s; v.errorEnd = pos; }
       else if (field === 10) { v.uniqueKeyStart = s; v.uniqueKeyEnd = pos; }
-      else if (field === 15 && !headerEntry(v, s, pos)) return false;
+      else if (field === 14) { v.groupKeyStart = s; v.groupKeyEnd = pos; }
+      else if (field === 15) { if (!headerEntry(v, s, pos)) return false; }
+      else if (field >= 5 && field <= 13) v.unusual = true;
+      const bit = field < 15 ? STRING_FIELDS & (1 << field) : 0;
+      if (seen & bit) v.unusual = true;
+      seen |= bit;
     } else if (wire === 0) {
       const s = pos;
       const n = varint(end);
       if (n < 0) return false;
       if (field === 5) v.retry = int32(n, s);
       else if (field === 6) v.retried = int32(n, s);
+      else if (field === 8) v.timeout = int64(n, s);
+      else if (field === 9) v.deadline = int64(n, s);
       else if (field === 11) v.lastFailedAt = int64(n, s);
+      else if (field === 12) v.retention = int64(n, s);
       else if (field === 13) v.completedAt = int64(n, s);
-    } else if (!skip(wire, end)) {
-      return false;
+      else if (field >= 1 && field <= 15) v.unusual = true;
+    } else {
+      if (field >= 1 && field <= 15) v.unusual = true;
+      if (!skip(wire, end)) return false;
     }
   }
   return true;

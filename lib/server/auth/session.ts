@@ -77,7 +77,9 @@ export function cookieValue(header: string | null, name: string): string | null 
 export function isHttps(req: Request): boolean {
   const forwarded = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   if (forwarded) return forwarded === 'https';
-  return new URL(req.url).protocol === 'https:';
+  // A request's url is an absolute URL as serialised, scheme in lower case: its prefix is its
+  // protocol. Parsing it whole again cost 3% of a task page's CPU (every answer asks this).
+  return req.url.startsWith('https:');
 }
 
 export interface CookieOptions {

@@ -4,7 +4,7 @@ import { isHandlerNotFoundError, uniqueTtlFromLock } from '@asynqlens/asynq';
 import type { BytesEncoding } from '@/lib/contract/common';
 import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskDto } from '@/lib/contract/tasks';
-import { iso, isoSec } from './time';
+import { iso, isoMs, isoSec } from './time';
 import type { ServerListDto, SchedulerListDto } from '@/lib/contract/servers';
 
 /** List rows carry at most 4 KiB of payload; a task's detail at most 1 MiB. */
@@ -37,10 +37,14 @@ export function encodeBytes(bytes: Uint8Array, limit = Infinity): { text: string
 }
 
 
-/** asynq's pending_since (Unix nanoseconds, past 2^53) → ISO time with milliseconds. */
+/**
+ * asynq's pending_since (Unix nanoseconds, past 2^53) → ISO time with milliseconds. Whole
+ * milliseconds are the digits before the last six (what dividing by 10^6 keeps), read as a
+ * number: no BigInt, once per pending row.
+ */
 function nsToIso(ns: string | null): string | null {
   if (ns === null || !/^\d+$/.test(ns) || ns === '0') return null;
-  return new Date(Number(BigInt(ns) / 1_000_000n)).toISOString();
+  return isoMs(ns.length > 6 ? Number(ns.slice(0, -6)) : 0);
 }
 
 /** The last read's time as text: one stats read stamps every queue with the same Date. */

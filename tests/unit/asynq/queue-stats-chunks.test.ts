@@ -104,6 +104,31 @@ describe('readInChunks', () => {
     expect(second.sent[0]!.queues).toBe(TARGET_CALL_US / 20);
   });
 
+  it('sends again, first, the queues a call left unread at its time budget, and shrinks to fit', async () => {
+    // Queues 2000-2999 cost ten times as much: a call sized on cheap ones stops at 2 ms.
+    const cost = (name: string) => (Number(name.slice(1)) >= 2000 && Number(name.slice(1)) < 3000 ? 200 : 20);
+    const sent: string[][] = [];
+    const answered: number[] = [];
+    const read = (chunk: string[]) => {
+      sent.push(chunk);
+      let us = 0;
+      let n = 0;
+      // The script checks its clock after every queue here; it reads at least one.
+      while (n < chunk.length && (n === 0 || us < 2000)) us += cost(chunk[n++]!);
+      answered.push(n);
+      return new Promise<{ rows: string[]; elapsedUs: number }>((resolve) => setImmediate(() => resolve({ rows: chunk.slice(0, n), elapsedUs: us })));
+    };
+    const rows = await readInChunks({}, names, read);
+    expect(rows).toEqual(names);
+    // Every name was read exactly once, though some were sent twice.
+    const readNames = sent.flatMap((chunk, i) => chunk.slice(0, answered[i]));
+    expect(readNames.sort()).toEqual([...names].sort());
+    expect(answered.some((n, i) => n < sent[i]!.length)).toBe(true);
+    // Inside the costly stretch calls shrink to fit its 200 µs a queue (5, raised to MIN_CHUNK).
+    const inside = sent.filter((chunk) => Number(chunk[0]!.slice(1)) >= 2200 && Number(chunk[0]!.slice(1)) < 2900).map((c) => c.length);
+    expect(Math.max(...inside)).toBeLessThanOrEqual(MIN_CHUNK);
+  });
+
   it('fails with the first failed call and sends nothing after it', async () => {
     let calls = 0;
     const read = (chunk: string[]) => {

@@ -1,13 +1,15 @@
 /**
- * The one-pass TaskMessage reader against codec.ts's full decode (protobuf-es): every field
+ * The one-pass TaskMessage reader against protobuf-es's full decode (codec.ts's
+ * decodeTaskMessage reads through this reader, protobuf-es only where it must): every field
  * on messages the codec wrote, then malformed bytes, which must read as null with a reason,
  * never throw and never hang.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeTaskMessage, encodeTaskMessage } from '@/lib/asynq/codec';
+import { encodeTaskMessage } from '@/lib/asynq/codec';
 import { readTaskMsg, taskMsgProblem, type TaskMsgView } from '@/lib/asynq/task-msg-view';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import type { TaskMessage } from '@/lib/asynq/types';
+import { decodeWithProtobufEs as decodeTaskMessage } from './protobuf-es-task-message';
 
 /** What the view says, in the codec's terms (headers looked up by each key the codec found). */
 function asDecoded(v: TaskMsgView, keys: string[]) {

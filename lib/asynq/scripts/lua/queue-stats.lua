@@ -8,10 +8,13 @@
   ARGV[2..15]  the suffixes, from keys.ts: pending, active, scheduled, retry, archived,
                completed, processed:<today>, failed:<today>, processed, failed, paused, groups,
                then the task-key prefix (t:) and the group-key prefix (g:)
+  ARGV[16]     budget, µs: once the call has run this long (checked every CHECK_EVERY queues),
+               it stops after the queue at hand and answers the queues read so far
 
-  Returns { elapsed µs, row of queue 1, row of queue 2, ... }. The elapsed time is the
-  script's own (TIME at start and end), so the caller sizes the next call by what Redis spent,
-  whatever the network. Each row is an array:
+  Returns { elapsed µs, row of queue 1, row of queue 2, ... }, a row for each of the first
+  queues up to where the budget stopped it (at least one: the caller sends the rest again).
+  The elapsed time is the script's own (TIME at start and end), so the caller sizes the next
+  call by what Redis spent, whatever the network. Each row is an array:
     pending, active, scheduled, retry, archived, completed,
     processed today, failed today, processed total, failed total (strings or false),
     paused-since (string) or false, number of groups,
@@ -29,13 +32,17 @@
   key of another type, and only then are they read one by one to name it. Every other read
   goes through redis.pcall, so a WRONGTYPE fails only its queue; one TYPE is called only for
   the key that failed. About 9-12 commands and 10-20 µs per queue without groups: the caller
-  passes as many queues as keep one call near 1 ms (never over 5 ms), see
-  lib/asynq/inspector/queue-stats-chunks.ts.
+  passes as many queues as keep one call near 1 ms, see lib/asynq/inspector/queue-stats-chunks.ts,
+  and a call that meets costlier queues than it was sized for (or a slower Redis) stops at
+  ARGV[16] (CALL_BUDGET_US, 2 ms) plus at most CHECK_EVERY queues, far under the 5 ms a call may take.
   Keys of several queues sit in different cluster slots: in cluster mode call it per slot.
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 local t0 = redis.call('TIME')
 local limit = tonumber(ARGV[1])
+local budget = tonumber(ARGV[16])
+-- TIME costs about as much as a queue's cheapest read: every few queues is often enough.
+local CHECK_EVERY = 8
 local PENDING, ACTIVE, SCHEDULED, RETRY, ARCHIVED, COMPLETED = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local STRINGS = { ARGV[8], ARGV[9], ARGV[10], ARGV[11], ARGV[12] }
 local GROUPS, TASK, GROUP = ARGV[13], ARGV[14], ARGV[15]
@@ -106,6 +113,10 @@ for i = 1, #KEYS do
     out[i + 1] = { 'unreadable', badKey, badExpected, redis.call('TYPE', badKey)['ok'] }
   else
     out[i + 1] = row
+  end
+  if i % CHECK_EVERY == 0 and i < #KEYS then
+    local t = redis.call('TIME')
+    if (t[1] - t0[1]) * 1000000 + (t[2] - t0[2]) >= budget then break end
   end
 end
 local t1 = redis.call('TIME')
