@@ -13,8 +13,8 @@ export const QUEUE_TABLE = 'table[aria-label="Queues"]';
  * Installed before any of the page's own scripts: checks every animation frame whether the queue
  * table is in the page (visible, with a body row linking each of `queues`) and keeps the first
  * such frame's performance.now(), which counts from the navigation's start. A frame's rAF
- * callbacks run just before it is painted; the time reported is the later of this and the first
- * contentful paint (see timeOneLoad).
+ * callbacks run just before it is painted and shown; the time reported is the later of this and
+ * the first contentful paint (see timeOneLoad).
  */
 function renderProbe(table: string, queues: string[]): string {
   // A string, not a function: tsx's keepNames would wrap inner functions in a `__name` helper
@@ -62,8 +62,9 @@ export async function timeOneLoad(browser: Browser, url: string, queues: string[
         fcpMs: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
       };
     });
-    // Nothing is on screen before the first contentful paint (rAF can run while the stylesheet
-    // still blocks rendering), so a table already in the page then appears with it.
+    // A frame reaches the screen after its rAF callbacks ran, and the first contentful paint is
+    // when the first frame with content was on screen: a table in the page at an earlier rAF
+    // appears then.
     return { renderedMs: Math.max(t.frameMs, t.fcpMs), ttfbMs: t.ttfbMs, fcpMs: t.fcpMs };
   } finally {
     await context.close();
