@@ -5,7 +5,7 @@
  * contexts, warm server). Runs only when ASYNQMON_BIN names a binary, e.g. built with
  * `GOPATH=$(mktemp -d) go install github.com/hibiken/asynqmon/cmd/asynqmon@v0.7.2`.
  *
- * The two apps' loads alternate, ours then asynqmon's in each round: on a machine shared with
+ * The two apps' loads alternate, ours then asynqmon's in one round, asynqmon's then ours in the next: on a machine shared with
  * other work the load average moves by several times within a minute (10 to 45 on 2 cores was
  * seen), and twenty loads of one app followed by twenty of the other compared two different
  * machines (the same build measured 0.46× to 0.74× that way).
@@ -17,7 +17,7 @@ import { percentile } from './measure';
 import { timeOneLoad, type LoadTiming } from './ui-load';
 
 export interface AsynqmonLoads {
-  /** asynqmon's loads, and ours, round by round (ours[i] ran just before samples[i]). */
+  /** asynqmon's loads, and ours, round by round (in even rounds ours ran first, in odd ones second). */
   samples: LoadTiming[];
   ours: LoadTiming[];
   p50Ms: number;
@@ -48,9 +48,17 @@ export async function measureAsynqmon(browser: Browser, redisUrl: string, oursUr
     for (let i = 0; i < warmups; i++) await timeOneLoad(browser, url, queues, 'table');
     const samples: LoadTiming[] = [];
     const ours: LoadTiming[] = [];
+    // The order flips every round: the second load of a round was seen to run about 20 % faster
+    // than the first (Chromium's processes and caches warm for it), so a fixed order favours
+    // whichever app goes second.
     for (let i = 0; i < runs; i++) {
-      ours.push(await timeOneLoad(browser, oursUrl, queues));
-      samples.push(await timeOneLoad(browser, url, queues, 'table'));
+      if (i % 2 === 0) {
+        ours.push(await timeOneLoad(browser, oursUrl, queues));
+        samples.push(await timeOneLoad(browser, url, queues, 'table'));
+      } else {
+        samples.push(await timeOneLoad(browser, url, queues, 'table'));
+        ours.push(await timeOneLoad(browser, oursUrl, queues));
+      }
     }
     return {
       samples,

@@ -96,7 +96,7 @@ async function measureCpu(ctx: BenchContext, browser: Parameters<typeof measureP
 
 function asynqmonLine(a: AsynqmonLoads | null): string {
   if (!a) return '- asynqmon: not measured (set ASYNQMON_BIN to an asynqmon v0.7.2 binary).\n\n';
-  return `- First paint with data against asynqmon v0.7.2 (its Go server and embedded UI, same Redis and data, same probe: its queue table on screen with every queue; ${a.samples.length} rounds, each a load of ours then one of asynqmon's, so both see the same machine load): ours p50 **${ms(a.oursP50Ms)} ms**, asynqmon p50 **${ms(a.p50Ms)} ms** (first contentful paint ${ms(a.fcpP50Ms)} ms) = **${(a.oursP50Ms / a.p50Ms).toFixed(2)}×** (target ≤ 0.5×); the median of the rounds' ratios ${a.roundRatioP50.toFixed(2)}×.\n` +
+  return `- First paint with data against asynqmon v0.7.2 (its Go server and embedded UI, same Redis and data, same probe: its queue table on screen with every queue; ${a.samples.length} rounds, each a load of ours and one of asynqmon's, the order flipped every round, so both see the same machine load and neither always goes second): ours p50 **${ms(a.oursP50Ms)} ms**, asynqmon p50 **${ms(a.p50Ms)} ms** (first contentful paint ${ms(a.fcpP50Ms)} ms) = **${(a.oursP50Ms / a.p50Ms).toFixed(2)}×** (target ≤ 0.5×); the median of the rounds' ratios ${a.roundRatioP50.toFixed(2)}×.\n` +
     `- Every round, ours / asynqmon's, ms: ${a.ours.map((t, i) => `${ms(t.renderedMs)} / ${ms(a.samples[i]!.renderedMs)}`).join(', ')}.\n\n`;
 }
 
