@@ -35,9 +35,12 @@ started=$SECONDS
 bash scripts/ensure-deps.sh
 REDIS_SERVER_BIN=$(bash scripts/ensure-redis.sh)
 CHROMIUM_BIN=$(bash scripts/ensure-chromium.sh)
-export REDIS_SERVER_BIN CHROMIUM_BIN
+# promtool judges the alert rules and the exposition; prometheus scrapes a running console.
+PROMETHEUS_BIN_DIR=$(bash scripts/ensure-prometheus.sh)
+export REDIS_SERVER_BIN CHROMIUM_BIN PROMETHEUS_BIN_DIR
 echo "    redis-server: $REDIS_SERVER_BIN"
 echo "    chromium:     $CHROMIUM_BIN"
+echo "    prometheus:   $PROMETHEUS_BIN_DIR/prometheus, $PROMETHEUS_BIN_DIR/promtool"
 go_bin=$(bash scripts/ensure-go.sh)
 if [[ -n "$go_bin" && -x tests/go/interop-bin ]]; then
   export ASYNQLENS_GO_BIN="$PWD/tests/go/interop-bin"

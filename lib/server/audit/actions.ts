@@ -1,4 +1,5 @@
 import 'server-only';
+import { apiRoutePattern } from '../http/api-routes';
 
 type Fields = Record<string, unknown>;
 interface Rule {
@@ -42,9 +43,9 @@ function matches(pattern: string, path: string): boolean {
   return want.length === got.length && want.every((w, i) => (w.startsWith('[') ? got[i] !== '' : w === got[i]));
 }
 
-/** The route's pattern (`/api/queues/[qname]/bulk`), or the path itself for an unlisted one. */
-export function auditRoute(method: string, path: string): string {
-  return RULES.find((r) => r.method === method && matches(r.pattern, path))?.pattern ?? path;
+/** The route's pattern (`/api/queues/[qname]/bulk`, api-routes.ts), or the path itself for one no route serves. */
+export function auditRoute(path: string): string {
+  return apiRoutePattern(path) ?? path;
 }
 
 /** The audit name of a request: from the route table, or method and last segment for an unlisted one. */

@@ -149,7 +149,7 @@ export async function audited(req: Request, user: Principal, seen: Seen, res: Re
   const path = appPath(url.pathname);
   if (refused(seen, res.status)) {
     const parsed = await jsonAnswer(res);
-    await countRefusal({ user: user.user, role: user.role, method: req.method, route: auditRoute(req.method, path), status: res.status, code: errorCode(parsed) ?? `http_${res.status}` });
+    await countRefusal({ user: user.user, role: user.role, method: req.method, route: auditRoute(path), status: res.status, code: errorCode(parsed) ?? `http_${res.status}` });
     return res;
   }
   const body = asFields(seen.body ?? (await rawBody(req)));

@@ -15,6 +15,8 @@ import { jsonAnswer } from './responses';
 import { isLaneRequest, LaneAnswer, laneUrl, type Answer } from './lane-answer';
 import { invalidateViews } from '../cache/views';
 import { checkRedis } from '../redis/stall';
+import { telemetry } from '../telemetry/registry';
+import { apiRoutePattern } from './api-routes';
 
 type Schema = z.ZodType;
 type Ctx = { params: Promise<Record<string, string | string[]>> };
@@ -58,7 +60,7 @@ interface RouteSpec<P extends Schema | undefined, Q extends Schema | undefined, 
   redisGate?: boolean;
   /**
    * Answers a mapped error with something else (returns the answer, or undefined to keep the
-   * error): /metrics reports Redis down as a metric. `startedMs` is when the request arrived.
+   * error; either may come as a promise): /metrics reports Redis down as a metric. `startedMs` is when the request arrived.
    */
   recover?: (error: ApiError, startedMs: number) => unknown;
 }
@@ -119,7 +121,11 @@ export function route<
     const started = performance.now();
     const url = laneUrl(req) ?? new URL(req.url);
     const json = !spec.mutates && isLaneRequest(req) ? laneJson : jsonAnswer;
-    return secureHeaders(await gated(req, url, ctx, started, json), req, null) as Response;
+    const res = secureHeaders(await gated(req, url, ctx, started, json), req, null);
+    // Labelled by the route's pattern, never its path (queue names, task IDs): bounded series.
+    const pattern = apiRoutePattern(appPath(url.pathname)) ?? 'other';
+    telemetry().httpDuration.observe({ route: pattern, method: req.method, status: String(res.status) }, (performance.now() - started) / 1000);
+    return res as Response;
   };
 
   async function gated(req: Request, url: URL, ctx: Ctx, started: number, json: JsonAnswer): Promise<Answer> {
@@ -191,9 +197,9 @@ export function route<
     return headed(json(out, { status }));
   }
 
-  function failed(err: unknown, started: number, json: JsonAnswer): Answer {
+  async function failed(err: unknown, started: number, json: JsonAnswer): Promise<Answer> {
     const e = toApiError(err, spec);
-    const instead = spec.recover?.(e, started);
+    const instead: unknown = await spec.recover?.(e, started);
     return instead === undefined ? headed(json(e.toEnvelope(), { status: e.status })) : answer(instead, json);
   }
 

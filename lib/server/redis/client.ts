@@ -4,6 +4,7 @@ import { explainable, explainConnectFailure } from '@asynqlens/asynq/connect-fai
 import { connect, type RedisTarget } from '@asynqlens/asynq/connection';
 import type { RedisClient } from '@asynqlens/asynq/redis-client';
 import { env } from '../config/env';
+import { instrumentRedis } from '../telemetry/redis';
 import { redisTarget } from './target';
 
 /**
@@ -25,6 +26,8 @@ export function getRedis(): RedisClient {
     });
     client.on('ready', () => (g.asynqlensLastError = undefined));
     explainFailures(client, redisTarget());
+    // Every command's latency and failures, into the console's own metrics (/metrics).
+    instrumentRedis(client);
     // ioredis gives up for good in a few corners (a Sentinel failover announced while the
     // client is between reconnect attempts ends it for good). A client that has ended is
     // replaced on the next request, so the console always recovers by itself.

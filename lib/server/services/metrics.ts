@@ -4,7 +4,8 @@ import { EXPOSITION_CONTENT_TYPE, expositionChunks, renderExposition, type Metri
 import { queueFamilies } from '@asynqlens/asynq/metrics/queue-families';
 import { env } from '../config/env';
 import { cachedView } from '../cache/views';
-import { collectText, type TextChunks } from '../http/text-chunks';
+import { collectText, TextChunks } from '../http/text-chunks';
+import { telemetryText } from '../telemetry/registry';
 import { APP_VERSION } from './health';
 import { listQueues } from './queues';
 
@@ -19,7 +20,24 @@ export const METRICS_CONTENT_TYPE = EXPOSITION_CONTENT_TYPE;
 const expositions = cachedView<TextChunks>({ name: 'metrics', ttlMs: () => env().ASYNQLENS_SNAPSHOT_MS, changedByMutations: true, maxEntries: 1 });
 
 /**
- * One Prometheus scrape, as exposition text. Its only Redis read is the queue
+ * One Prometheus scrape: the asynq exposition (shared, below) followed by the console's own
+ * metrics (lib/server/telemetry: process, requests, Redis calls), which are collected for each
+ * scrape. The two never share a family name: asynq's are asynq_* and the exposition's own
+ * asynqlens_redis_up, _scrape_duration_seconds, _build_info and _queue_*; prom-client's are
+ * asynqlens_process_*, _nodejs_*, _http_*, _redis_command_*, _redis_connection_* and _snapshot_*.
+ */
+export async function scrapeMetrics(): Promise<TextChunks> {
+  const [asynq, own] = await Promise.all([asynqExposition(), telemetryText()]);
+  return appended(asynq, own);
+}
+
+function appended(body: TextChunks, text: string): TextChunks {
+  const tail = Buffer.from(text, 'utf8');
+  return new TextChunks([...body.chunks, tail], body.bytes + tail.length);
+}
+
+/**
+ * The asynq exposition, as text. Its only Redis read is the queue
  * list every dashboard shares (listQueues: SSCAN + the stats script in calls of about 1 ms of
  * Redis time, 2 round trips up to 40-65 queues), so its cost does not grow with tasks, and a
  * scrape that lands while a dashboard's snapshot is fresh reads nothing at all. The text is
@@ -27,7 +45,7 @@ const expositions = cachedView<TextChunks>({ name: 'metrics', ttlMs: () => env()
  * is never one string); asynqlens_scrape_duration_seconds is that build's read time.
  * Throws what the read throws.
  */
-export function scrapeMetrics(): Promise<TextChunks> {
+function asynqExposition(): Promise<TextChunks> {
   return expositions('exposition', async () => {
     const started = performance.now();
     const { queues } = await listQueues();
@@ -43,9 +61,9 @@ export function scrapeMetrics(): Promise<TextChunks> {
  * error (authentication, a reply the core cannot read) stays the API's JSON error (undefined
  * here), and the scrape fails.
  */
-export function redisDownAsMetric(error: ApiError, startedMs: number): string | undefined {
+export async function redisDownAsMetric(error: ApiError, startedMs: number): Promise<string | undefined> {
   if (error.status !== 503 || error.code !== 'redis_unavailable') return undefined;
-  return renderExposition(consoleFamilies(false, startedMs));
+  return renderExposition(consoleFamilies(false, startedMs)) + (await telemetryText());
 }
 
 function consoleFamilies(redisUp: boolean, startedMs: number): MetricFamily[] {

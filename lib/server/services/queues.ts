@@ -11,6 +11,7 @@ import {
 import { toQueueStatsDto } from '../dto/tasks';
 import { getInspector } from '../redis/client';
 import { shared } from '../cache/snapshot';
+import { markQueuesRead } from '../telemetry/registry';
 
 /**
  * Every queue's stats, one snapshot shared by every caller (API, overview, /metrics): SSCAN
@@ -18,7 +19,11 @@ import { shared } from '../cache/snapshot';
  * trips up to 40-65 queues; lib/asynq/inspector/queue-stats-chunks.ts).
  */
 export async function listQueues(): Promise<{ queues: QueueStatsDto[] }> {
-  return shared('queues', async () => ({ queues: (await getInspector().queues()).map(toQueueStatsDto) }));
+  return shared('queues', async () => {
+    const queues = (await getInspector().queues()).map(toQueueStatsDto);
+    markQueuesRead();
+    return { queues };
+  });
 }
 
 const SORT_VALUE: Record<Exclude<QueueSortKey, 'name'>, (q: QueueStatsDto) => number> = {

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '@/lib/contract/common';
 import { callRoute } from '../../support/call-route';
 import { consoleRoutes } from '../../support/console-routes';
-import { parseExposition, valueOf } from './parse-exposition';
+import { parseExposition, splitScrape, valueOf } from './parse-exposition';
 
 let port: number;
 
@@ -54,7 +54,7 @@ describe('Redis down', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const text = res.bytes.toString('utf8');
+    const text = splitScrape(res.bytes.toString('utf8')).asynq;
     const parsed = parseExposition(text);
     expect(valueOf(parsed, 'asynqlens_redis_up')).toBe(0);
     expect(valueOf(parsed, 'asynqlens_scrape_duration_seconds')).toBeGreaterThan(0);

@@ -66,3 +66,21 @@ export function valueOf(p: Parsed, name: string, labels: Record<string, string> 
   const want = JSON.stringify(Object.entries(labels).sort());
   return p.samples.find((s) => s.name === name && JSON.stringify(Object.entries(s.labels).sort()) === want)?.value;
 }
+
+/**
+ * The first family of the console's own metrics (prom-client's default collectors register
+ * first, lib/server/telemetry/registry.ts), which /metrics appends after the asynq exposition.
+ */
+const TELEMETRY_START = '# HELP asynqlens_process_cpu_user_seconds_total ';
+
+/**
+ * A scrape's two parts: the asynq exposition (built once per interval, the same bytes for every
+ * scraper) and the console's own metrics after it (collected per scrape). Fails a scrape that
+ * lacks the second.
+ */
+export function splitScrape(text: string): { asynq: string; telemetry: string } {
+  const at = text.indexOf(`\n${TELEMETRY_START}`);
+  if (at < 0 && !text.startsWith(TELEMETRY_START)) throw new Error("the scrape lacks the console's own metrics");
+  const cut = at < 0 ? 0 : at + 1;
+  return { asynq: text.slice(0, cut), telemetry: text.slice(cut) };
+}
