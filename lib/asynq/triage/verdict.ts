@@ -206,7 +206,10 @@ function culprit(decl: Declared, servers: readonly FleetServer[], nf: NotFoundSp
   if (servers.length === 0) return `no live server consumes ${tick(queue)} now, so the server that failed them is gone; re-run them once one with this handler does.`;
   const last = unixToDate(nf.last);
   const starts = servers.map((s) => s.startedAt?.getTime() ?? 0);
-  if (last && servers.length > 0 && starts.every((s) => s > last.getTime())) {
+  // asynq keeps a failure's time in whole seconds and a server's start to the nanosecond: a
+  // server that started within the second of the last failure may have failed it, so only a
+  // start in a later second counts as after it.
+  if (last && servers.length > 0 && starts.every((s) => s >= last.getTime() + 1000)) {
     return `every live server on ${tick(queue)} started after the last failure, so the server that failed them is gone; re-run them.`;
   }
   const older = servers.filter((s) => s.patterns === null).sort((a, b) => (a.startedAt?.getTime() ?? 0) - (b.startedAt?.getTime() ?? 0));

@@ -86,4 +86,14 @@ describe('routing verdict words', () => {
     expect(idle!.verdict).toBe('handled');
     expect(idle!.summary).toBe('Declared by group `shop` on `default`, but no live server consumes `default` now: its tasks wait until one does.');
   });
+
+  it('counts a server that started within the second of the last failure as one that may have failed it (asynq keeps failure times in whole seconds)', () => {
+    // The last failure is 10:05:00 (seconds); a Go server that started at 10:05:00.700 may have failed it at 10:05:00.900.
+    const sameSecond = server('eeee5555', { low: 1 }, null, 295.7);
+    const [v] = routingVerdicts(demoFleet([sameSecond]), { queue: 'low', taskType: 'metrics:rollup' });
+    expect(v!.summary).toMatch(/a server from an older release may still run/);
+    const nextSecond = server('ffff6666', { low: 1 }, null, 296);
+    const [gone] = routingVerdicts(demoFleet([nextSecond]), { queue: 'low', taskType: 'metrics:rollup' });
+    expect(gone!.summary).toMatch(/every live server on `low` started after the last failure/);
+  });
 });
