@@ -26,10 +26,12 @@ interface TabsProps {
  */
 export function Tabs({ items, active, onSelect, label }: TabsProps) {
   const nav = useRef<HTMLElement>(null);
+  // Counts arrive after the first paint and widen the tabs: scroll again when they change.
+  const counts = items.map((t) => t.count ?? '').join();
   useEffect(() => {
     // 'nearest' on both axes: the row scrolls sideways; the page moves only if the tab is off screen.
     nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [active]);
+  }, [active, counts]);
   return (
     <nav ref={nav} aria-label={label} className="-mb-px flex gap-1 overflow-x-auto">
       {items.map((t) => {
