@@ -2,6 +2,7 @@ import { Suspense, type ReactNode } from 'react';
 import { AccountMenu } from '@/components/auth/account-menu';
 import { AccountProvider } from '@/components/auth/account-provider';
 import { AppSidebar } from '@/components/layout/app-sidebar';
+import { ShortcutsDialog } from '@/components/layout/shortcuts-dialog';
 import { basePath, currentAccount } from '@/lib/server/auth/current';
 import { ShellStatus } from './_components/shell-status';
 import { SidebarLive } from './_components/sidebar-live';
@@ -16,6 +17,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const account = await currentAccount();
   return (
     <AccountProvider account={account}>
+      {/* The first Tab stop: past the sidebar (a dozen links and every queue) to the page itself. */}
+      <a href="#content" className="sr-only rounded-md bg-accent px-3 py-2 text-[13px] font-medium text-accent-fg focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50">
+        Skip to content
+      </a>
+      <ShortcutsDialog />
       <div className="flex min-h-dvh flex-col md:flex-row">
         <AppSidebar account={<AccountMenu basePath={basePath()} />}>
           <Suspense fallback={<div className="flex-1" />}>
@@ -26,7 +32,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <Suspense>
             <ShellStatus />
           </Suspense>
-          <main className="mx-auto flex w-full max-w-[1400px] flex-1 flex-col gap-4 px-4 py-5 md:px-6">{children}</main>
+          <main id="content" tabIndex={-1} className="mx-auto outline-none flex w-full max-w-[1400px] flex-1 flex-col gap-4 px-4 py-5 md:px-6">{children}</main>
         </div>
       </div>
     </AccountProvider>

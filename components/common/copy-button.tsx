@@ -4,14 +4,19 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Icon } from '@/components/ui/icons';
 
-/** Copies `text` (or what `getText` returns, for big values built only on demand). */
-export function CopyButton({ text, getText, label = 'Copy' }: { text?: string; getText?: () => string; label?: string }) {
+/**
+ * Copies `text` (or what `getText` returns, for big values built only on demand). `iconOnly`
+ * (in a table cell) shows the icon alone; `label` is then its accessible name and tooltip.
+ */
+export function CopyButton({ text, getText, label = 'Copy', iconOnly = false }: { text?: string; getText?: () => string; label?: string; iconOnly?: boolean }) {
   const [copied, setCopied] = useState(false);
   return (
     <Button
       size="sm"
       variant="ghost"
-      aria-label={label}
+      aria-label={iconOnly && copied ? 'Copied' : label}
+      title={iconOnly ? label : undefined}
+      className={iconOnly ? 'size-6 px-0' : undefined}
       onClick={async () => {
         try {
           await navigator.clipboard.writeText(getText ? getText() : (text ?? ''));
@@ -23,7 +28,7 @@ export function CopyButton({ text, getText, label = 'Copy' }: { text?: string; g
       }}
     >
       <Icon name={copied ? 'check' : 'copy'} size={13} />
-      {copied ? 'Copied' : label}
+      {!iconOnly && (copied ? 'Copied' : label)}
     </Button>
   );
 }

@@ -14,7 +14,7 @@ function ByQueue({ group }: { group: FailureGroupDto }) {
     <ul className="flex flex-col gap-0.5">
       {group.queues.map((q) => (
         <li key={q.queue} className="tabular">
-          <Link href={paths.queue(q.queue, { state: q.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent hover:underline">
+          <Link href={paths.queue(q.queue, { state: q.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent underline underline-offset-2">
             <SafeText text={q.queue} />
           </Link>
           <span className="text-muted"> · {failedCounts(q.retry, q.archived)}</span>

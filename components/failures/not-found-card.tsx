@@ -54,7 +54,7 @@ export function NotFoundCard({ group, perQueue, verdicts, known, counted, focuse
               <li>
                 Register a handler for it in your worker —{' '}
                 <code className="rounded bg-hover px-1 font-mono text-xs break-words text-fg">mux.HandleFunc(<SafeText text={JSON.stringify(type)} />, …)</code>, or a
-                pattern that is a prefix of it (<Link href={paths.routing({ type })} className="text-accent hover:underline">see its routing</Link>)
+                pattern that is a prefix of it (<Link href={paths.routing({ type })} className="text-accent underline underline-offset-2">see its routing</Link>)
                 — and deploy it to every server that consumes <SafeText text={queues || 'its queue'} />, stopping any older release still running.
 
               </li>

@@ -32,7 +32,7 @@ function Listeners({ g, known }: { g: NotFoundGroupDto; known: boolean }) {
     <ul className="flex flex-col gap-0.5">
       {g.listeners.map((l) => (
         <li key={l.id} className="truncate">
-          <Link href={withQuery(paths.servers(), { open: l.id })} className="text-accent hover:underline">
+          <Link href={withQuery(paths.servers(), { open: l.id })} className="text-accent underline underline-offset-2">
             <SafeText text={l.host} />
           </Link>
           <span className="text-xs text-muted"> pid {l.pid} · {l.status}</span>
@@ -76,7 +76,7 @@ export function NotFoundQueues({ group, perQueue, verdicts, known, counted, read
             {/* `contents`: the facts stay items of the row's flex, beside the button. */}
             <dl className="contents">
               <Fact label="Queue">
-                <Link href={paths.queue(g.queue, { state: g.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent hover:underline">
+                <Link href={paths.queue(g.queue, { state: g.archived > 0 ? 'archived' : 'retry' })} className="break-words text-accent underline underline-offset-2">
                   <SafeText text={g.queue} />
                 </Link>
 

@@ -2,11 +2,7 @@
 
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-
-function typingIn(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || !!target.closest('dialog[open]');
-}
+import { SHORTCUTS } from './shortcuts';
 
 /**
  * The search box on every page, and its shortcuts: `/` (when not typing) and Ctrl/⌘+K focus
@@ -20,8 +16,7 @@ export function ShellSearch() {
   const pathname = usePathname();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const combo = (e.metaKey || e.ctrlKey) && !e.altKey && e.key.toLowerCase() === 'k';
-      if (!combo && !(e.key === '/' && !e.metaKey && !e.ctrlKey && !e.altKey && !typingIn(e.target))) return;
+      if (!SHORTCUTS.searchCombo.matches(e) && !SHORTCUTS.search.matches(e)) return;
       const box = [...document.querySelectorAll<HTMLInputElement>('[data-search-input]')].pop();
       if (!box) return;
       e.preventDefault();

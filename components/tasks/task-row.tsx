@@ -1,5 +1,6 @@
 'use client';
 
+import { CopyButton } from '@/components/common/copy-button';
 import { RelativeTime } from '@/components/common/relative-time';
 import { Link } from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
@@ -78,10 +79,14 @@ export function TaskRow({ task, state, index, active, selected, fetchedAt, actio
           <input type="checkbox" aria-label={`Select task ${escapeText(task.id)}`} checked={selected} onChange={onToggle} className="accent-[var(--accent)]" />
         </TD>
       )}
-      <TD className="max-w-36 font-mono text-xs">
-        <Link href={paths.task(task.queue, task.id)} className="block truncate hover:underline" title={escapeText(task.id)}>
-          <SafeText text={task.id} />
-        </Link>
+      {/* The whole ID from 1280 px up; cut below, where the copy button still takes it whole. */}
+      <TD className="font-mono text-xs">
+        <span className="flex items-center gap-0.5">
+          <Link href={paths.task(task.queue, task.id)} className="block max-w-32 truncate hover:underline xl:max-w-none xl:whitespace-nowrap" title={escapeText(task.id)}>
+            <SafeText text={task.id} />
+          </Link>
+          <CopyButton text={task.id} label={`Copy task ID ${escapeText(task.id)}`} iconOnly />
+        </span>
       </TD>
       {showPlace && (
         <>

@@ -34,11 +34,11 @@ export function TaskTablePagination({ page, size, total, onChange }: Props) {
             </option>
           ))}
         </Select>
-        <Button size="sm" disabled={page <= 1} onClick={() => onChange({ page: page - 1 })} aria-label="Previous page">
-          ‹ Prev
+        <Button size="sm" disabled={page <= 1} onClick={() => onChange({ page: page - 1 })}>
+          <span aria-hidden>‹</span> Previous
         </Button>
-        <Button size="sm" disabled={page >= pages} onClick={() => onChange({ page: page + 1 })} aria-label="Next page">
-          Next ›
+        <Button size="sm" disabled={page >= pages} onClick={() => onChange({ page: page + 1 })}>
+          Next <span aria-hidden>›</span>
         </Button>
       </div>
     </div>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { SHORTCUTS, typingIn } from '@/components/layout/shortcuts';
 
 interface Options {
   rowCount: number;
@@ -10,14 +11,9 @@ interface Options {
   resetKey: string;
 }
 
-function typingIn(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || !!target.closest('dialog[open]');
-}
-
 /**
- * Keyboard control of a task table: j/k or ↓/↑ move the cursor, Enter opens the row, x
- * selects it. Keys typed into a field or an open dialog are left alone.
+ * Keyboard control of a task table (the keys are in SHORTCUTS): move the cursor, open the
+ * row, select it. Keys typed into a field or an open dialog are left alone.
  */
 export function useTableKeyboard({ rowCount, onOpen, onToggle, resetKey }: Options) {
   const [cursor, setCursor] = useState(-1);
@@ -33,12 +29,12 @@ export function useTableKeyboard({ rowCount, onOpen, onToggle, resetKey }: Optio
         e.preventDefault();
         setCursor((c) => Math.min(rowCount - 1, Math.max(0, c < 0 ? 0 : c + delta)));
       };
-      if (e.key === 'j' || e.key === 'ArrowDown') move(1);
-      else if (e.key === 'k' || e.key === 'ArrowUp') move(-1);
-      else if (e.key === 'Enter' && cursor >= 0 && !(e.target instanceof HTMLAnchorElement || e.target instanceof HTMLButtonElement)) {
+      if (SHORTCUTS.down.matches(e)) move(1);
+      else if (SHORTCUTS.up.matches(e)) move(-1);
+      else if (SHORTCUTS.open.matches(e) && cursor >= 0 && !(e.target instanceof HTMLAnchorElement || e.target instanceof HTMLButtonElement)) {
         e.preventDefault();
         onOpen(cursor);
-      } else if (e.key === 'x' && cursor >= 0) {
+      } else if (SHORTCUTS.select.matches(e) && cursor >= 0) {
         e.preventDefault();
         onToggle(cursor);
       }

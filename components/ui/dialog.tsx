@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { cn } from '@/lib/utils';
 import { SafeText } from '@/components/ui/safe-text';
 
@@ -19,6 +19,7 @@ interface DialogProps {
  */
 export function Dialog({ open, onClose, title, children, footer, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -28,6 +29,7 @@ export function Dialog({ open, onClose, title, children, footer, className }: Di
   return (
     <dialog
       ref={ref}
+      aria-labelledby={titleId}
       onClose={onClose}
       onClick={(e) => e.target === ref.current && onClose()}
       className={cn(
@@ -37,7 +39,7 @@ export function Dialog({ open, onClose, title, children, footer, className }: Di
     >
       {open && (
         <div className="flex flex-col">
-          <h2 className="px-4 pt-4 text-sm font-semibold">{typeof title === 'string' ? <SafeText text={title} /> : title}</h2>
+          <h2 id={titleId} className="px-4 pt-4 text-sm font-semibold">{typeof title === 'string' ? <SafeText text={title} /> : title}</h2>
 
           <div className="px-4 py-3 text-[13px] text-muted">{children}</div>
           {footer && <div className="flex justify-end gap-2 border-t border-line bg-bg-subtle px-4 py-3">{footer}</div>}

@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react';
+'use client';
+
+import { useEffect, useRef, type ReactNode } from 'react';
 import { cn } from '@/lib/utils';
 
 export interface TabItem {
@@ -19,10 +21,19 @@ interface TabsProps {
 /**
  * A row of link-tabs. A plain click calls `onSelect` (the caller updates the URL without a
  * server round trip); a modified click (ctrl, cmd, middle) keeps the browser's behaviour.
+ * On a narrow screen the row scrolls sideways, and the current tab is scrolled into view so it
+ * is never off to the side.
  */
 export function Tabs({ items, active, onSelect, label }: TabsProps) {
+  const nav = useRef<HTMLElement>(null);
+  // Counts arrive after the first paint and widen the tabs: scroll again when they change.
+  const counts = items.map((t) => t.count ?? '').join();
+  useEffect(() => {
+    // 'nearest' on both axes: the row scrolls sideways; the page moves only if the tab is off screen.
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [active, counts]);
   return (
-    <nav aria-label={label} className="-mb-px flex gap-1 overflow-x-auto">
+    <nav ref={nav} aria-label={label} className="-mb-px flex gap-1 overflow-x-auto">
       {items.map((t) => {
         const selected = t.key === active;
         return (
