@@ -30,7 +30,7 @@ export function SchedulerEntriesTable({ entries, selected, onSelect }: { entries
               </button>
             </TD>
             <TD className="max-w-64 truncate font-mono text-xs text-muted">
-              {e.payloadEncoding === 'base64' ? `binary · ${formatBytes(Math.floor((e.payload.length * 3) / 4))}` : e.payload ? <SafeText text={preview(e.payload, 70)} /> : <span className="text-subtle">empty</span>}
+              {e.payloadEncoding === 'base64' ? `binary · ${formatBytes(Math.floor((e.payload.length * 3) / 4))}` : e.payload ? <SafeText text={preview(e.payload, 70)} /> : <span className="italic">empty</span>}
             </TD>
             <TD>
               <div className="flex flex-wrap gap-1">

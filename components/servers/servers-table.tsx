@@ -52,9 +52,12 @@ export function ServersTable({ servers, open, onToggle }: { servers: Server[]; o
           const expanded = open === s.id;
           return (
             <Fragment key={s.id}>
-              <tr className={cn('cursor-pointer border-b border-line hover:bg-hover', expanded && 'bg-bg-subtle')} onClick={() => onToggle(s.id)} aria-expanded={expanded}>
+              <tr className={cn('cursor-pointer border-b border-line hover:bg-hover', expanded && 'bg-bg-subtle')} onClick={() => onToggle(s.id)}>
                 <TD className="pr-0 text-subtle">
-                  <Icon name={expanded ? 'chevronDown' : 'chevronRight'} size={12} />
+                  {/* The row toggles on click; this button is the same toggle for keyboards and screen readers (a row cannot carry aria-expanded). */}
+                  <button type="button" aria-expanded={expanded} aria-label={`${expanded ? 'Hide' : 'Show'} the workers of ${s.host} pid ${s.pid}`} className="rounded p-0.5 hover:text-fg" onClick={(ev) => { ev.stopPropagation(); onToggle(s.id); }}>
+                    <Icon name={expanded ? 'chevronDown' : 'chevronRight'} size={12} />
+                  </button>
                 </TD>
                 <TD className="font-medium"><SafeText text={s.host} /></TD>
                 <TD className="tabular">{s.pid}</TD>

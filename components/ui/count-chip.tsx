@@ -20,7 +20,8 @@ export function CountChip({ pressed, count, onClick, dimWhenEmpty = false, child
       className={cn(
         'inline-flex h-7 items-center gap-1.5 rounded-md border px-2 text-xs whitespace-nowrap',
         pressed ? 'border-accent bg-accent-soft font-medium text-fg' : 'border-line text-muted hover:bg-hover hover:text-fg',
-        dimWhenEmpty && count === 0 && !pressed && 'opacity-60',
+        // Dimmed by colour, not opacity: faded text would fall under 4.5:1 contrast.
+        dimWhenEmpty && count === 0 && !pressed && 'text-subtle',
       )}
     >
       {children}

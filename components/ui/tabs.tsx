@@ -56,7 +56,7 @@ export function Tabs({ items, active, onSelect, label }: TabsProps) {
               <span
                 className={cn(
                   'tabular rounded px-1 text-[11px]',
-                  selected ? 'bg-accent-soft text-accent' : 'bg-hover text-muted',
+                  selected ? 'bg-accent-soft text-fg' : 'bg-hover text-muted',
                 )}
               >
                 {t.count.toLocaleString('en-US')}
