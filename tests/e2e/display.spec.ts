@@ -162,8 +162,9 @@ const specs: Spec[] = [
       assert.ok(headers.includes('Result') && headers.includes('Kept until'), `headers: ${headers.join(' | ')}`);
       const row = table.locator('tbody tr').first();
       assert.equal(await row.getByTestId('task-result').innerText(), '{"refunded":30}');
-      // Completed a minute ago with an hour's retention: deleted in about 59 minutes.
-      assert.match(await row.getByTestId('task-kept-until').innerText(), /^in (59|58)m/);
+      // Completed when the suite seeded it, with an hour's retention: deleted in under an hour
+      // (how much under depends on how long the specs before this one took).
+      assert.match(await row.getByTestId('task-kept-until').innerText(), /^in [1-5]?\dm/);
       assert.match((await row.getByTestId('task-kept-until').locator('time').getAttribute('title')) ?? '', /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
       await row.getByRole('link').first().click();
       const details = page.locator('section', { has: page.getByRole('heading', { name: 'Details' }) });
