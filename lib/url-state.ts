@@ -43,7 +43,16 @@ export interface QueueViewState {
   group: string | undefined;
   /** The tab's filter, a search query ('' = the plain list); it stays as the tabs change. */
   q: string;
+  /** The plain list's order by the state's one sort key; in the URL only when not the state's default. */
+  order: SortOrder;
 }
+
+export type SortOrder = 'asc' | 'desc';
+/**
+ * Archived and completed tasks read newest first (the ones being looked at are the recent
+ * failures and results); every other state in asynq's order, which is next-due first.
+ */
+export const defaultTaskOrder = (state: TaskStateDto): SortOrder => (state === 'archived' || state === 'completed' ? 'desc' : 'asc');
 
 export function parseQueueView(sp: SearchParamsLike): QueueViewState {
   const state = oneOf(get(sp, 'state'), TASK_STATES, 'pending');
@@ -53,8 +62,12 @@ export function parseQueueView(sp: SearchParamsLike): QueueViewState {
     size: oneOf(get(sp, 'size'), PAGE_SIZES, 20),
     group: state === 'aggregating' ? get(sp, 'group') || undefined : undefined,
     q: (get(sp, 'q') ?? '').trim(),
+    order: oneOf(get(sp, 'order'), ['asc', 'desc'] as const, defaultTaskOrder(state)),
   };
 }
+
+/** The `order` URL value for `order` in `state`: null (left out) when it is the state's default. */
+export const taskOrderParam = (state: TaskStateDto, order: SortOrder): SortOrder | null => (order === defaultTaskOrder(state) ? null : order);
 
 export interface OverviewViewState {
   days: number;
@@ -279,4 +292,27 @@ export function parseRoutingView(sp: SearchParamsLike): RoutingViewState {
     verdict: oneOf(get(sp, 'verdict'), VERDICT_FILTERS, 'all'),
     type: get(sp, 'type') || undefined,
   };
+}
+
+/** A `type:` word of a filter query, unquoted or quoted (the search language's own syntax). */
+const TYPE_WORD = /(?:^|\s)type:(?:"((?:[^"\\]|\\.)*)"|(\S+))(?=\s|$)/;
+
+/** The exact task type a tab's filter query names with `type:` (not a `type:x*` prefix), or ''. */
+export function typeFilterOf(q: string): string {
+  const m = TYPE_WORD.exec(q);
+  const value = m?.[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m?.[2] ?? '');
+  return value.endsWith('*') ? '' : value;
+}
+
+/**
+ * `q` with its `type:` word replaced by one for `type` ('' removes it), the other words kept:
+ * the type control and the filter box edit the one query, so either shows what the other set.
+ */
+export function withTypeFilter(q: string, type: string): string {
+  let rest = q;
+  while (TYPE_WORD.test(rest)) rest = rest.replace(TYPE_WORD, ' ');
+  rest = rest.trim().replace(/\s+/g, ' ');
+  if (!type) return rest;
+  const word = /^[^\s"\\]+$/.test(type) ? `type:${type}` : `type:"${type.replace(/["\\]/g, '\\$&')}"`;
+  return rest ? `${word} ${rest}` : word;
 }
