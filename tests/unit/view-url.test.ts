@@ -1,10 +1,11 @@
 /**
- * A queue view's URL: the order by state (archived and completed newest first unless the URL
+ * View URLs. A queue view: the order by state (archived and completed newest first unless the URL
  * says otherwise, the default left out of the URL), and the type control's edits of the filter
- * query (one `type:` word, the other words kept, quoting as the search language reads it).
+ * query (one `type:` word, the other words kept, quoting as the search language reads it). The
+ * overview: the queue table's sort and order, and what a click on a column header asks for.
  */
 import { describe, expect, it } from 'vitest';
-import { parseQueueView, taskOrderParam, typeFilterOf, withTypeFilter } from '@/lib/url-state';
+import { nextQueueOrder, overviewQuery, parseOverviewView, parseQueueView, taskOrderParam, typeFilterOf, withTypeFilter } from '@/lib/url-state';
 
 const view = (qs: string) => parseQueueView(new URLSearchParams(qs));
 
@@ -59,5 +60,28 @@ describe('type filter in the query', () => {
   ])('%j with type %j is %j', (q, type, out) => {
     expect(withTypeFilter(q, type)).toBe(out);
     if (type) expect(typeFilterOf(out)).toBe(type);
+  });
+});
+
+describe('overview view', () => {
+  const overview = (qs: string) => parseOverviewView(new URLSearchParams(qs));
+
+  it('reads sort and order back, falling back to by name ascending', () => {
+    expect(overview('sort=archived&order=desc&page=2&q=mail')).toMatchObject({ sort: 'archived', order: 'desc', page: 2, q: 'mail' });
+    expect(overview('sort=bytes&order=up')).toMatchObject({ sort: 'name', order: 'asc' });
+  });
+
+  it('leaves defaults out of the address', () => {
+    expect(overviewQuery(overview(''))).toEqual({ days: undefined, chart: '', page: undefined, q: '', sort: undefined, order: undefined });
+    expect(overviewQuery(overview('sort=latency&order=desc'))).toMatchObject({ sort: 'latency', order: 'desc' });
+  });
+
+  it.each([
+    [{ sort: 'name', order: 'asc' }, 'name', { sort: 'name', order: 'desc' }],
+    [{ sort: 'name', order: 'asc' }, 'retry', { sort: 'retry', order: 'desc' }],
+    [{ sort: 'retry', order: 'desc' }, 'retry', { sort: 'retry', order: 'asc' }],
+    [{ sort: 'retry', order: 'asc' }, 'name', { sort: 'name', order: 'asc' }],
+  ] as const)('from %j a click on %s gives %j', (view, column, next) => {
+    expect(nextQueueOrder(view, column)).toEqual(next);
   });
 });
