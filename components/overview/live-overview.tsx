@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { EmptyState, ErrorState } from '@/components/common/states';
+import { ViewBar } from '@/components/common/view-bar';
 import { Link } from '@/components/ui/link';
 import { Panel } from '@/components/ui/panel';
 import { ApiError } from '@/lib/query/fetcher';
@@ -63,22 +64,25 @@ export function LiveOverview({ seed, view, callout, children }: Props) {
         title="Queues"
         flush
         actions={
-          paged && (
-            <form action={paths.overview()} role="search" className="flex items-center gap-2 text-xs text-muted">
-              {view.days !== 14 && <input type="hidden" name="days" value={view.days} />}
-              {view.chart && <input type="hidden" name="chart" value={view.chart} />}
-              {view.sort !== 'name' && <input type="hidden" name="sort" value={view.sort} />}
-              {view.order !== 'asc' && <input type="hidden" name="order" value={view.order} />}
-              <input
-                name="q"
-                type="search"
-                defaultValue={table.q}
-                aria-label="Filter queues by name"
-                placeholder="Filter by name…"
-                className="h-7 w-48 rounded-md border border-line-strong bg-panel px-2 text-[12px] text-fg placeholder:text-subtle"
-              />
-            </form>
-          )
+          <div className="flex items-center gap-2">
+            {paged && (
+              <form action={paths.overview()} role="search" className="flex items-center gap-2 text-xs text-muted">
+                {view.days !== 14 && <input type="hidden" name="days" value={view.days} />}
+                {view.chart && <input type="hidden" name="chart" value={view.chart} />}
+                {view.sort !== 'name' && <input type="hidden" name="sort" value={view.sort} />}
+                {view.order !== 'asc' && <input type="hidden" name="order" value={view.order} />}
+                <input
+                  name="q"
+                  type="search"
+                  defaultValue={table.q}
+                  aria-label="Filter queues by name"
+                  placeholder="Filter by name…"
+                  className="h-7 w-48 rounded-md border border-line-strong bg-panel px-2 text-[12px] text-fg placeholder:text-subtle"
+                />
+              </form>
+            )}
+            <ViewBar suggestedName={`Overview${view.q ? ` · ${view.q}` : ''}${view.sort !== 'name' ? ` · by ${view.sort}` : ''}`} />
+          </div>
         }
       >
         <QueueStatsTable

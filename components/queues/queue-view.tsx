@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useSearchState } from '@/components/common/use-search-state';
+import { ViewBar } from '@/components/common/view-bar';
 import { QueueLocks } from '@/components/locks/queue-locks';
 import { QueryBox } from '@/components/search/query-box';
 import { SearchResults } from '@/components/search/search-results';
@@ -38,6 +39,7 @@ function FilteredTasks({ qname, view, readOnly, onView }: { qname: string; view:
             placeholder={`Filter ${view.state} tasks: user_id:42 · type:email:* · 3f2c81a0 · amount>100`}
           />
         </div>
+        <ViewBar suggestedName={`${qname} · ${view.state}${view.q ? ` · ${view.q}` : ''}`} />
       </div>
       {view.q ? (
         <SearchResults key={filterKey(filter)} filter={filter} />
