@@ -319,25 +319,3 @@ export function parseRoutingView(sp: SearchParamsLike): RoutingViewState {
   };
 }
 
-/** A `type:` word of a filter query, unquoted or quoted (the search language's own syntax). */
-const TYPE_WORD = /(?:^|\s)type:(?:"((?:[^"\\]|\\.)*)"|(\S+))(?=\s|$)/;
-
-/** The exact task type a tab's filter query names with `type:` (not a `type:x*` prefix), or ''. */
-export function typeFilterOf(q: string): string {
-  const m = TYPE_WORD.exec(q);
-  const value = m?.[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m?.[2] ?? '');
-  return value.endsWith('*') ? '' : value;
-}
-
-/**
- * `q` with its `type:` word replaced by one for `type` ('' removes it), the other words kept:
- * the type control and the filter box edit the one query, so either shows what the other set.
- */
-export function withTypeFilter(q: string, type: string): string {
-  let rest = q;
-  while (TYPE_WORD.test(rest)) rest = rest.replace(TYPE_WORD, ' ');
-  rest = rest.trim().replace(/\s+/g, ' ');
-  if (!type) return rest;
-  const word = /^[^\s"\\]+$/.test(type) ? `type:${type}` : `type:"${type.replace(/["\\]/g, '\\$&')}"`;
-  return rest ? `${word} ${rest}` : word;
-}

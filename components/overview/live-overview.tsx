@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { EmptyState, ErrorState } from '@/components/common/states';
-import { ViewBar } from '@/components/common/view-bar';
+import { ViewBarOnDemand } from '@/components/common/view-bar-on-demand';
 import { Link } from '@/components/ui/link';
 import { Panel } from '@/components/ui/panel';
 import { ApiError } from '@/lib/query/fetcher';
@@ -81,7 +81,7 @@ export function LiveOverview({ seed, view, callout, children }: Props) {
                 />
               </form>
             )}
-            <ViewBar suggestedName={`Overview${view.q ? ` · ${view.q}` : ''}${view.sort !== 'name' ? ` · by ${view.sort}` : ''}`} />
+            <ViewBarOnDemand suggestedName={`Overview${view.q ? ` · ${view.q}` : ''}${view.sort !== 'name' ? ` · by ${view.sort}` : ''}`} />
           </div>
         }
       >

@@ -1,101 +1,66 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
-import { useEffect, useId, useRef, useState } from 'react';
-import { ConfirmDialog } from '@/components/common/confirm-dialog';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '@/components/ui/icons';
-import { Link } from '@/components/ui/link';
-import { SafeText } from '@/components/ui/safe-text';
 import type { QueueStatsDto } from '@/lib/contract/queues';
-import { apiPaths, paths } from '@/lib/paths';
-import { apiMutate } from '@/lib/query/fetcher';
 import { escapeText } from '@/lib/display-text';
-import { TASK_STATES } from '@/lib/url-state';
 
 /**
- * One queue's actions in the overview's table: its state tabs, its locks, and pause or resume.
- * Pausing asks first (a misclick in a long table stops a queue's workers); resuming does not,
- * as on the queue page. Neither is offered in read-only mode or to a viewer, whom the API
- * refuses. A plain fetch, not a TanStack mutation: the overview stays within its JavaScript
- * budget. The route clears the live snapshot, so the refresh after it shows the new state.
+ * The list's code (links, pause with its confirmation, the fetch) loads on the first open: the
+ * overview's first load stays within its JavaScript budget (tests/e2e/budget.spec.ts).
+ */
+const QueueRowActions = lazy(() => import('./queue-row-actions'));
+
+type Place = { top: number; right: number };
+
+/**
+ * One queue's actions in the overview's table, behind a button per row. The list is fixed to
+ * the viewport under the button (the table's sideways scroll container would clip a list placed
+ * inside it) and follows the button when the page scrolls.
  */
 export function QueueRowMenu({ queue, readOnly }: { queue: QueueStatsDto; readOnly: boolean }) {
-  const router = useRouter();
-  const [open, setOpen] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState<Place | null>(null);
   const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const id = useId();
+  const place = (): Place | null => {
+    const r = button.current?.getBoundingClientRect();
+    return r ? { top: r.bottom + 4, right: window.innerWidth - r.right } : null;
+  };
   useEffect(() => {
     if (!open) return;
-    const away = (e: Event) => box.current && !box.current.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    const away = (e: Event) => box.current && !e.composedPath().includes(box.current) && setOpen(null);
+    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(null);
+    const follow = () => setOpen(place());
     document.addEventListener('pointerdown', away);
     document.addEventListener('keydown', esc);
+    window.addEventListener('scroll', follow, true);
     return () => {
       document.removeEventListener('pointerdown', away);
       document.removeEventListener('keydown', esc);
+      window.removeEventListener('scroll', follow, true);
     };
   }, [open]);
-
-  const setPaused = async (pause: boolean) => {
-    setPending(true);
-    setError(null);
-    try {
-      await apiMutate('POST', pause ? apiPaths.pause(queue.queue) : apiPaths.resume(queue.queue));
-      setConfirming(false);
-      setOpen(false);
-      router.refresh();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setPending(false);
-    }
-  };
-
-  const item = 'block w-full px-3 py-1.5 text-left text-[13px] capitalize hover:bg-hover';
   return (
-    <div ref={box} className="relative">
+    <div ref={box}>
       <button
+        ref={button}
         type="button"
         aria-label={`Actions for queue ${escapeText(queue.queue)}`}
-        aria-expanded={open}
+        aria-expanded={open !== null}
         aria-controls={id}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => setOpen((o) => (o ? null : place()))}
         className="rounded px-1.5 py-0.5 text-muted hover:bg-hover hover:text-fg"
       >
         <Icon name="chevronDown" size={13} />
       </button>
       {open && (
-        <div id={id} className="absolute right-0 z-20 mt-1 w-44 rounded-md border border-line-strong bg-panel py-1 shadow-lg">
-          {!readOnly && !queue.problem && (
-            <button type="button" className={item} onClick={() => (queue.paused ? void setPaused(false) : setConfirming(true))} disabled={pending}>
-              {queue.paused ? 'Resume' : 'Pause…'}
-            </button>
-          )}
-          {error && !confirming && <p className="px-3 py-1 text-xs text-danger">{error}</p>}
-          {TASK_STATES.map((s) => (
-            <Link key={s} href={paths.queue(queue.queue, { state: s })} className={item}>
-              {s} <span className="text-subtle tabular">{queue[s]}</span>
-            </Link>
-          ))}
-          <Link href={paths.queueLocks(queue.queue)} className={item}>
-            Locks
-          </Link>
+        <div id={id} style={open} className="fixed z-20 max-h-80 w-44 overflow-y-auto rounded-md border border-line-strong bg-panel py-1 shadow-lg">
+          <Suspense fallback={<p className="px-3 py-1.5 text-xs text-muted">Loading…</p>}>
+            <QueueRowActions queue={queue} readOnly={readOnly} onDone={() => setOpen(null)} />
+          </Suspense>
         </div>
       )}
-      <ConfirmDialog
-        open={confirming}
-        title={<>Pause queue <SafeText text={queue.queue} />?</>}
-        confirmLabel="Pause"
-        pending={pending}
-        onConfirm={() => void setPaused(true)}
-        onClose={() => setConfirming(false)}
-      >
-        <p>Workers stop taking its pending tasks until it is resumed; tasks keep being enqueued.</p>
-        {error && <p className="mt-2 text-danger">{error}</p>}
-      </ConfirmDialog>
     </div>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useSearchState } from '@/components/common/use-search-state';
-import { ViewBar } from '@/components/common/view-bar';
+import ViewBar from '@/components/common/view-bar';
 import { QueueLocks } from '@/components/locks/queue-locks';
 import { QueryBox } from '@/components/search/query-box';
 import { SearchResults } from '@/components/search/search-results';

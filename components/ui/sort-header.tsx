@@ -26,12 +26,15 @@ export function SortHeader({ label, order, onSort, href, hint, className, ...pro
   const inner = (
     <>
       {label}
-      <span aria-hidden className={cn('text-[10px]', !order && 'opacity-30')}>
-        {order === 'desc' ? '▼' : '▲'}
-      </span>
+      {order && (
+        <span aria-hidden className="text-[10px]">
+          {order === 'desc' ? '▼' : '▲'}
+        </span>
+      )}
     </>
   );
-  const look = cn('inline-flex items-center gap-1 uppercase hover:text-fg', order && 'text-fg');
+  // Only the sorted column shows an arrow: the queue table is wide, and the heading's hover says it is a control.
+  const look = cn('inline-flex items-center gap-1 uppercase hover:text-fg hover:underline', order && 'text-fg');
   return (
     <TH aria-sort={sort} className={className} {...props}>
       {href !== undefined ? (

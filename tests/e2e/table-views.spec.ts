@@ -92,6 +92,7 @@ const specs: Spec[] = [
         await page.getByRole('button', { name: 'Save', exact: true }).click();
         await page.goto(paths.overview());
         await page.getByRole('table', { name: 'Queues' }).waitFor();
+        await page.getByRole('button', { name: 'Views', exact: true }).click(); // the overview loads the bar on demand
         await page.getByText('Saved views').click();
         await page.getByRole('list', { name: 'Saved views' }).getByRole('link', { name: 'sms archived' }).click();
         await page.waitForURL((u) => u.href === viewUrl);

@@ -5,7 +5,8 @@
  * overview: the queue table's sort and order, and what a click on a column header asks for.
  */
 import { describe, expect, it } from 'vitest';
-import { nextQueueOrder, overviewQuery, parseOverviewView, parseQueueView, taskOrderParam, typeFilterOf, withTypeFilter } from '@/lib/url-state';
+import { typeFilterOf, withTypeFilter } from '@/components/tasks/type-filter';
+import { nextQueueOrder, overviewQuery, parseOverviewView, parseQueueView, taskOrderParam } from '@/lib/url-state';
 
 const view = (qs: string) => parseQueueView(new URLSearchParams(qs));
 
