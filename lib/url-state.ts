@@ -5,7 +5,6 @@
  * rather than erroring, since URLs get hand-edited and truncated.
  */
 import type { LockDto } from '@/lib/contract/diagnostics';
-import type { QueueSortKey } from '@/lib/contract/queues';
 import type { SEARCH_TIME_PARAMS } from '@/lib/contract/search';
 import type { SEARCH_LIST_PARAMS, SEARCH_TEXT_PARAMS } from '@/lib/contract/search-scope';
 import type { TaskStateDto } from '@/lib/contract/tasks';
@@ -44,16 +43,7 @@ export interface QueueViewState {
   group: string | undefined;
   /** The tab's filter, a search query ('' = the plain list); it stays as the tabs change. */
   q: string;
-  /** The plain list's order by the state's one sort key; in the URL only when not the state's default. */
-  order: SortOrder;
 }
-
-export type SortOrder = 'asc' | 'desc';
-/**
- * Archived and completed tasks read newest first (the ones being looked at are the recent
- * failures and results); every other state in asynq's order, which is next-due first.
- */
-export const defaultTaskOrder = (state: TaskStateDto): SortOrder => (state === 'archived' || state === 'completed' ? 'desc' : 'asc');
 
 export function parseQueueView(sp: SearchParamsLike): QueueViewState {
   const state = oneOf(get(sp, 'state'), TASK_STATES, 'pending');
@@ -63,12 +53,8 @@ export function parseQueueView(sp: SearchParamsLike): QueueViewState {
     size: oneOf(get(sp, 'size'), PAGE_SIZES, 20),
     group: state === 'aggregating' ? get(sp, 'group') || undefined : undefined,
     q: (get(sp, 'q') ?? '').trim(),
-    order: oneOf(get(sp, 'order'), ['asc', 'desc'] as const, defaultTaskOrder(state)),
   };
 }
-
-/** The `order` URL value for `order` in `state`: null (left out) when it is the state's default. */
-export const taskOrderParam = (state: TaskStateDto, order: SortOrder): SortOrder | null => (order === defaultTaskOrder(state) ? null : order);
 
 export interface OverviewViewState {
   days: number;
@@ -78,18 +64,7 @@ export interface OverviewViewState {
   page: number;
   /** Queue-name filter of the table ('' = every queue). */
   q: string;
-  /** The table's column order (GET /api/queues' sort and order). */
-  sort: QueueSortKey;
-  order: SortOrder;
 }
-
-/** GET /api/queues' sort keys, re-declared as a type-checked list (the contract's carries zod). */
-export const QUEUE_SORTS = [
-  'name', 'size', 'pending', 'active', 'scheduled', 'retry', 'archived', 'completed', 'aggregating',
-  'processed', 'failed', 'error_rate', 'latency', 'memory',
-] as const satisfies readonly QueueSortKey[];
-/** Fails to compile if the contract gains a sort key this list lacks. */
-const _everyQueueSort: Record<QueueSortKey, true> = Object.fromEntries(QUEUE_SORTS.map((s) => [s, true])) as Record<(typeof QUEUE_SORTS)[number], true>;
 
 export function parseOverviewView(sp: SearchParamsLike): OverviewViewState {
   return {
@@ -97,8 +72,6 @@ export function parseOverviewView(sp: SearchParamsLike): OverviewViewState {
     chart: get(sp, 'chart') ?? '',
     page: positiveInt(get(sp, 'page'), 1),
     q: (get(sp, 'q') ?? '').slice(0, 200),
-    sort: oneOf(get(sp, 'sort'), QUEUE_SORTS, 'name'),
-    order: oneOf(get(sp, 'order'), ['asc', 'desc'] as const, 'asc'),
   };
 }
 
@@ -108,18 +81,7 @@ export const overviewQuery = (v: Partial<OverviewViewState>) => ({
   chart: v.chart,
   page: v.page === 1 ? undefined : v.page,
   q: v.q,
-  sort: v.sort === 'name' ? undefined : v.sort,
-  order: v.order === 'asc' ? undefined : v.order,
 });
-
-/**
- * The order a click on `column` gives: the other way when the table is already ordered by it,
- * else names A→Z and numbers largest first (what one looks for in a queue table).
- */
-export function nextQueueOrder(view: Pick<OverviewViewState, 'sort' | 'order'>, column: QueueSortKey): { sort: QueueSortKey; order: SortOrder } {
-  if (view.sort === column) return { sort: column, order: view.order === 'asc' ? 'desc' : 'asc' };
-  return { sort: column, order: column === 'name' ? 'asc' : 'desc' };
-}
 
 export interface SchedulersViewState {
   entry: string | undefined;
@@ -318,4 +280,3 @@ export function parseRoutingView(sp: SearchParamsLike): RoutingViewState {
     type: get(sp, 'type') || undefined,
   };
 }
-

@@ -3,15 +3,13 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { EmptyState, ErrorState } from '@/components/common/states';
-import { ViewBarOnDemand } from '@/components/common/view-bar-on-demand';
 import { Link } from '@/components/ui/link';
 import { Panel } from '@/components/ui/panel';
 import { ApiError } from '@/lib/query/fetcher';
 import { useLiveTable } from '@/lib/query/live-snapshot';
 import type { LiveSeed } from '@/lib/query/live-view';
 import { paths, withQuery } from '@/lib/paths';
-import { useAccount } from '@/lib/query/auth';
-import { nextQueueOrder, overviewQuery, type OverviewViewState } from '@/lib/url-state';
+import { overviewQuery, type OverviewViewState } from '@/lib/url-state';
 import { formatNumber } from '@/lib/utils';
 import { QueueStatsTable } from './queue-stats-table';
 import { SummaryCards } from './summary-cards';
@@ -31,9 +29,8 @@ interface Props {
  * table is paged and filtered on the server, so a thousand queues cost what a hundred do.
  */
 export function LiveOverview({ seed, view, callout, children }: Props) {
-  const { snapshot, ageSeconds } = useLiveTable(seed, { page: view.page, q: view.q, sort: view.sort, order: view.order });
-  const { error, totals, table, health } = snapshot;
-  const readOnly = useAccount()?.role === 'viewer' || (health?.readOnly ?? true);
+  const { snapshot, ageSeconds } = useLiveTable(seed, { page: view.page, q: view.q });
+  const { error, totals, table } = snapshot;
   const shown = !error && totals !== null && totals.queues > 0;
   useRefreshWhenShown(shown && !(seed.snapshot.error === null && (seed.snapshot.totals?.queues ?? 0) > 0));
   if (error || !totals || !table) {
@@ -64,36 +61,23 @@ export function LiveOverview({ seed, view, callout, children }: Props) {
         title="Queues"
         flush
         actions={
-          <div className="flex items-center gap-2">
-            {paged && (
-              <form action={paths.overview()} role="search" className="flex items-center gap-2 text-xs text-muted">
-                {view.days !== 14 && <input type="hidden" name="days" value={view.days} />}
-                {view.chart && <input type="hidden" name="chart" value={view.chart} />}
-                {view.sort !== 'name' && <input type="hidden" name="sort" value={view.sort} />}
-                {view.order !== 'asc' && <input type="hidden" name="order" value={view.order} />}
-                <input
-                  name="q"
-                  type="search"
-                  defaultValue={table.q}
-                  aria-label="Filter queues by name"
-                  placeholder="Filter by name…"
-                  className="h-7 w-48 rounded-md border border-line-strong bg-panel px-2 text-[12px] text-fg placeholder:text-subtle"
-                />
-              </form>
-            )}
-            <ViewBarOnDemand suggestedName={`Overview${view.q ? ` · ${view.q}` : ''}${view.sort !== 'name' ? ` · by ${view.sort}` : ''}`} />
-          </div>
+          paged && (
+            <form action={paths.overview()} role="search" className="flex items-center gap-2 text-xs text-muted">
+              {view.days !== 14 && <input type="hidden" name="days" value={view.days} />}
+              {view.chart && <input type="hidden" name="chart" value={view.chart} />}
+              <input
+                name="q"
+                type="search"
+                defaultValue={table.q}
+                aria-label="Filter queues by name"
+                placeholder="Filter by name…"
+                className="h-7 w-48 rounded-md border border-line-strong bg-panel px-2 text-[12px] text-fg placeholder:text-subtle"
+              />
+            </form>
+          )
         }
       >
-        <QueueStatsTable
-          queues={table.rows}
-          totals={totals}
-          ageSeconds={ageSeconds}
-          sort={view.sort}
-          order={view.order}
-          sortHref={(column) => withQuery(paths.overview(), overviewQuery({ ...view, ...nextQueueOrder(view, column), page: 1 }))}
-          readOnly={readOnly}
-        />
+        <QueueStatsTable queues={table.rows} totals={totals} ageSeconds={ageSeconds} />
         {paged && (
           <nav aria-label="Queue pages" className="flex items-center gap-3 border-t border-line px-3 py-2 text-xs text-muted">
             <span className="tabular">

@@ -2,9 +2,7 @@ import { Link } from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { QueueTotalsDto } from '@/lib/contract/live-snapshot';
-import type { QueueSortKey, QueueStatsDto } from '@/lib/contract/queues';
-import { SortHeader } from '@/components/ui/sort-header';
-import { QueueRowMenu } from './queue-row-menu';
+import type { QueueStatsDto } from '@/lib/contract/queues';
 import type { TaskStateDto } from '@/lib/contract/tasks';
 import { paths } from '@/lib/paths';
 import { cn, errorRate, formatBytes, formatDuration, formatNumber, formatPercent } from '@/lib/utils';
@@ -30,37 +28,27 @@ interface Props {
   totals: QueueTotalsDto;
   /** Seconds since the snapshot was read: latencies are aged by it. */
   ageSeconds: number;
-  /** The column the rows are ordered by, which way, and the view ordered by another column. */
-  sort: QueueSortKey;
-  order: 'asc' | 'desc';
-  sortHref: (column: QueueSortKey) => string;
-  /** No pause or resume in the rows' menus (read-only mode, or a viewer). */
-  readOnly: boolean;
 }
 
-const NUMBER_COLUMNS: [QueueSortKey, string][] = [
-  ['processed', 'Processed'],
-  ['failed', 'Failed'],
-  ['error_rate', 'Error rate'],
-  ['latency', 'Latency'],
-  ['memory', 'Memory'],
-];
-
 /** Queues with their size per state, today's counters, error rate and latency; every queue's totals last. */
-export function QueueStatsTable({ queues, totals, ageSeconds, sort, order, sortHref, readOnly }: Props) {
+export function QueueStatsTable({ queues, totals, ageSeconds }: Props) {
   const tp = totals.processed;
   const tf = totals.failed;
-  const heading = (column: QueueSortKey, label: string, className?: string) => (
-    <SortHeader key={column} label={label} order={sort === column ? order : null} href={sortHref(column)} className={className} />
-  );
   return (
     <Table aria-label="Queues">
       <THead>
         <tr>
-          {heading('name', 'Queue')}
-          {STATES.map((s) => heading(s, s, 'text-right'))}
-          {NUMBER_COLUMNS.map(([column, label]) => heading(column, label, 'text-right'))}
-          <TH className="w-8 px-1" aria-label="Actions" />
+          <TH>Queue</TH>
+          {STATES.map((s) => (
+            <TH key={s} className="text-right">
+              {s}
+            </TH>
+          ))}
+          <TH className="text-right">Processed</TH>
+          <TH className="text-right">Failed</TH>
+          <TH className="text-right">Error rate</TH>
+          <TH className="text-right">Latency</TH>
+          <TH className="text-right">Memory</TH>
         </tr>
       </THead>
       <TBody>
@@ -101,9 +89,6 @@ export function QueueStatsTable({ queues, totals, ageSeconds, sort, order, sortH
                 {q.pending > 0 ? formatDuration(q.latencySeconds + ageSeconds) : '—'}
               </TD>
               <TD className="tabular text-right text-muted">{formatBytes(q.memoryUsageBytes)}</TD>
-              <TD className="px-1">
-                <QueueRowMenu queue={q} readOnly={readOnly} />
-              </TD>
             </TR>
           );
         })}
@@ -121,7 +106,6 @@ export function QueueStatsTable({ queues, totals, ageSeconds, sort, order, sortH
           <TD className="tabular text-right">{tp > 0 ? formatPercent(tf / tp) : '—'}</TD>
           <TD className="tabular text-right">{formatDuration(totals.oldest ? totals.oldest.latencySeconds + ageSeconds : 0)}</TD>
           <TD className="tabular text-right text-muted">{totals.memoryUsageBytes !== null ? formatBytes(totals.memoryUsageBytes) : '—'}</TD>
-          <TD />
         </tr>
       </tfoot>
     </Table>

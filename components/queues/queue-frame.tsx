@@ -51,7 +51,7 @@ export function QueueFrame({ qname, children }: { qname: string; children: React
       if (t !== 'duplicates') router.push(t === 'locks' ? paths.queueLocks(qname) : paths.queue(qname, { state: t }));
     } else if (t === 'duplicates') router.push(paths.duplicates(qname));
     else if (t === 'locks') setView({ tab: 'locks', state: null, page: null, group: null });
-    else setView({ state: t, page: null, group: null, order: null, tab: null, key: null, finding: null });
+    else setView({ state: t, page: null, group: null, tab: null, key: null, finding: null });
   };
   return (
     <>
@@ -62,7 +62,7 @@ export function QueueFrame({ qname, children }: { qname: string; children: React
           stats={stats}
           active={active}
           stateHref={(state) =>
-            onQueuePage ? href({ state, page: null, group: null, order: null, tab: null, key: null, finding: null }) : paths.queue(qname, { state })
+            onQueuePage ? href({ state, page: null, group: null, tab: null, key: null, finding: null }) : paths.queue(qname, { state })
           }
           locksHref={paths.queueLocks(qname)}
           onSelect={select}

@@ -2,18 +2,16 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useSearchState } from '@/components/common/use-search-state';
-import ViewBar from '@/components/common/view-bar';
 import { QueueLocks } from '@/components/locks/queue-locks';
 import { QueryBox } from '@/components/search/query-box';
 import { SearchResults } from '@/components/search/search-results';
 import { useSearchSnapshot } from '@/components/search/use-search-run';
 import { TaskTable } from '@/components/tasks/task-table';
-import { TypeFilter } from '@/components/tasks/type-filter';
 import type { QueryPairs } from '@/lib/paths';
 import { useReadOnly } from '@/lib/query/health';
 import { filterKey } from '@/lib/query/search';
 import { taskListQuery } from '@/lib/query/tasks';
-import { parseQueueTab, parseQueueView, taskOrderParam, type QueueViewState } from '@/lib/url-state';
+import { parseQueueTab, parseQueueView, type QueueViewState } from '@/lib/url-state';
 
 /**
  * A state tab's filter: a search query over this queue and state. Empty, the tab is the plain
@@ -24,33 +22,22 @@ function FilteredTasks({ qname, view, readOnly, onView }: { qname: string; view:
   const filter: QueryPairs = [['queue', qname], ['state', view.state], ['q', view.q]];
   const search = useSearchSnapshot(filter);
   const list = useQuery({ ...taskListQuery(qname, view), enabled: false });
-  const onScreen = view.q ? search.tasks : (list.data?.tasks ?? []);
   return (
     <>
-      <div className="flex items-start gap-3 border-b border-line p-3">
-        <TypeFilter q={view.q} tasks={onScreen} onChange={(q) => onView({ q: q || null, page: null })} />
-        <div className="min-w-0 flex-1">
-          <QueryBox
-            value={view.q}
-            onSubmit={(q) => onView({ q: q || null, page: null })}
-            error={view.q ? search.error : null}
-            tasks={onScreen}
-            label={`Filter ${view.state} tasks`}
-            placeholder={`Filter ${view.state} tasks: user_id:42 · type:email:* · 3f2c81a0 · amount>100`}
-          />
-        </div>
-        <ViewBar suggestedName={`${qname} · ${view.state}${view.q ? ` · ${view.q}` : ''}`} />
+      <div className="border-b border-line p-3">
+        <QueryBox
+          value={view.q}
+          onSubmit={(q) => onView({ q: q || null, page: null })}
+          error={view.q ? search.error : null}
+          tasks={view.q ? search.tasks : (list.data?.tasks ?? [])}
+          label={`Filter ${view.state} tasks`}
+          placeholder={`Filter ${view.state} tasks: user_id:42 · type:email:* · 3f2c81a0 · amount>100`}
+        />
       </div>
       {view.q ? (
         <SearchResults key={filterKey(filter)} filter={filter} />
       ) : (
-        <TaskTable
-          qname={qname}
-          view={view}
-          readOnly={readOnly}
-          onPage={(p) => onView(p)}
-          onOrder={(order) => onView({ order: taskOrderParam(view.state, order), page: null })}
-        />
+        <TaskTable qname={qname} view={view} readOnly={readOnly} onPage={(p) => onView(p)} />
       )}
     </>
   );

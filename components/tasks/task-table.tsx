@@ -5,7 +5,6 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useState } from 'react';
 import { EmptyState, ErrorState } from '@/components/common/states';
 import { SkeletonRows } from '@/components/ui/skeleton';
-import { SortHeader } from '@/components/ui/sort-header';
 import { TH } from '@/components/ui/table';
 import { paths } from '@/lib/paths';
 import { taskListQuery } from '@/lib/query/tasks';
@@ -13,7 +12,7 @@ import type { TaskAction } from '@/lib/contract/task-actions';
 import type { TaskDto } from '@/lib/contract/tasks';
 import { useTaskAction } from '@/lib/query/task-mutations';
 import { usePollInterval } from '@/lib/query/use-poll-interval';
-import type { QueueViewState, SortOrder } from '@/lib/url-state';
+import type { QueueViewState } from '@/lib/url-state';
 import { BulkActionsBar } from './bulk-actions-bar';
 import { BulkConfirm, type BulkRequest } from './bulk-confirm';
 import { allowedActions, allowedBulkActions } from './task-actions';
@@ -25,28 +24,20 @@ import { useSelection } from './use-selection';
 import { useTableKeyboard } from './use-table-keyboard';
 import { SafeText } from '@/components/ui/safe-text';
 
-/**
- * The one column a state's list can be sorted by without a scan (its Redis structure's order;
- * docs/api.md): asc is asynq's order, the oldest (or next due) first.
- */
-const ORDER_HINT: Record<SortOrder, string> = { asc: 'Earliest first (asynq’s order): click for latest first', desc: 'Latest first: click for earliest first' };
-
 interface Props {
   qname: string;
   view: QueueViewState;
   readOnly: boolean;
   onPage: (patch: { page?: number; size?: number }) => void;
-  /** A click on the time column: the list in the other order, from page 1. */
-  onOrder: (order: SortOrder) => void;
 }
 
 /** One page of a state's tasks: selection, bulk and row actions, keyboard control. */
-export function TaskTable({ qname, view, readOnly, onPage, onOrder }: Props) {
+export function TaskTable({ qname, view, readOnly, onPage }: Props) {
   const router = useRouter();
   const poll = usePollInterval();
   const { data, error, isPending, refetch, dataUpdatedAt } = useQuery({ ...taskListQuery(qname, view), ...poll });
   const tasks = data?.tasks ?? [];
-  const viewKey = `${view.state}|${view.page}|${view.size}|${view.group ?? ''}|${view.order}`;
+  const viewKey = `${view.state}|${view.page}|${view.size}|${view.group ?? ''}`;
   const selection = useSelection(viewKey);
   const single = useTaskAction(qname);
   const [bulk, setBulk] = useState<BulkRequest | null>(null);
@@ -109,12 +100,7 @@ export function TaskTable({ qname, view, readOnly, onPage, onOrder }: Props) {
                 {completion && <TH>Result</TH>}
                 <TH className="text-right">Retried</TH>
                 <TH>Last error</TH>
-                <SortHeader
-                  label={WHEN_HEADER[view.state]}
-                  order={view.order}
-                  hint={ORDER_HINT[view.order]}
-                  onSort={() => onOrder(view.order === 'asc' ? 'desc' : 'asc')}
-                />
+                <TH>{WHEN_HEADER[view.state]}</TH>
                 {completion && <TH title="When asynq deletes the task: completed + retention">Kept until</TH>}
                 <TH>Lock</TH>
                 {!readOnly && <TH className="w-[8.5rem] px-1" aria-label="Actions" />}

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { intParam } from './common';
-import { queueOrderQuery, queueStatsSchema } from './queues';
+import { queueStatsSchema } from './queues';
 import { healthSchema } from './servers';
 
 /** Rows per page of the overview's queue table. */
@@ -20,8 +20,6 @@ export const liveSnapshotQuerySchema = z.object({
   page: intParam('page', 1).default(1),
   /** Case-insensitive substring of the queue name. */
   q: z.string().max(200).optional(),
-  /** The table's order, as GET /api/queues takes it (default by name, ascending). */
-  ...queueOrderQuery,
 });
 export type LiveSnapshotQuery = z.infer<typeof liveSnapshotQuerySchema>;
 

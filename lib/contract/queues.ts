@@ -52,29 +52,20 @@ export type QueueListDto = z.infer<typeof queueListSchema>;
 
 /** Queues in an answer that asks for no page: every one up to this many, else the first page. */
 export const QUEUE_LIST_DEFAULT_SIZE = 1000;
-/**
- * The columns `GET /api/queues?sort=` orders by; `latency` is the oldest pending task's age,
- * `error_rate` today's failed / processed (none processed sorts below 0 %), `memory` the
- * sampled memory usage (unknown sorts lowest).
- */
+/** The columns `GET /api/queues?sort=` orders by; `latency` is the oldest pending task's age. */
 export const QUEUE_SORT_KEYS = [
   'name', 'size', 'pending', 'active', 'scheduled', 'retry', 'archived', 'completed', 'aggregating',
-  'processed', 'failed', 'error_rate', 'latency', 'memory',
+  'processed', 'failed', 'latency',
 ] as const;
 export type QueueSortKey = (typeof QUEUE_SORT_KEYS)[number];
-
-/** `sort` and `order` of a queue list: GET /api/queues and the live snapshot's table. */
-export const queueOrderQuery = {
-  sort: z.enum(QUEUE_SORT_KEYS, { error: `sort must be one of ${QUEUE_SORT_KEYS.join(', ')}` }).optional(),
-  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).optional(),
-};
 
 export const queueListQuery = z.object({
   page: intParam('page', 1).optional(),
   size: intParam('size', 1, QUEUE_LIST_DEFAULT_SIZE).optional(),
   /** Queues whose name contains this, case-insensitive. */
   search: z.string().max(256, 'search must be at most 256 characters').optional(),
-  ...queueOrderQuery,
+  sort: z.enum(QUEUE_SORT_KEYS, { error: `sort must be one of ${QUEUE_SORT_KEYS.join(', ')}` }).optional(),
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).optional(),
 });
 export type QueueListQuery = z.infer<typeof queueListQuery>;
 

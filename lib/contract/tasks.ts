@@ -14,13 +14,6 @@ export const taskListQuery = z.object({
   state: taskStateSchema,
   ...pageQuery(100, 20),
   group: z.string().optional(),
-  /**
-   * The key the state's structure is ordered by (the core's TASK_SORT_KEYS: position,
-   * next_process_at, archived_at, expires_at, added_at); any other needs a scan and is a 400.
-   */
-  sort: z.string().max(64, 'sort must be at most 64 characters').optional(),
-  /** asc (default, asynq's listing order) or desc (its exact reverse: newest first). */
-  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('asc'),
 });
 export type TaskListQuery = z.infer<typeof taskListQuery>;
 

@@ -10,8 +10,6 @@ export interface TaskPageParams {
   page: number;
   size: number;
   group?: string | undefined;
-  /** asc (asynq's order, the API default) or desc (newest first). */
-  order?: 'asc' | 'desc' | undefined;
 }
 
 export const queryKeys = {
@@ -29,7 +27,7 @@ export const queryKeys = {
     queue: (qname: string) => [...queryKeys.tasks.all, qname] as const,
     lists: (qname: string) => [...queryKeys.tasks.queue(qname), 'list'] as const,
     list: (qname: string, p: TaskPageParams) =>
-      [...queryKeys.tasks.lists(qname), p.state, { page: p.page, size: p.size, group: p.group ?? null, order: p.order ?? 'asc' }] as const,
+      [...queryKeys.tasks.lists(qname), p.state, { page: p.page, size: p.size, group: p.group ?? null }] as const,
     detail: (qname: string, taskId: string) => [...queryKeys.tasks.queue(qname), 'detail', taskId] as const,
     payload: (qname: string, taskId: string) => [...queryKeys.tasks.queue(qname), 'payload', taskId] as const,
   },

@@ -209,16 +209,16 @@ export function useLiveShell(seedValue: LiveSeed): Live {
 
 /** The overview's view: the shell plus its page of the queue table, followed while it is on screen. */
 export function useLiveTable(seedValue: LiveSeed, view: QueueTableView): Live {
-  const { page, q, sort, order } = view;
+  const { page, q } = view;
   useEffect(() => {
     seed(seedValue);
-    table = { page, q, sort, order };
+    table = { page, q };
     viewChanged?.();
     return () => {
       table = null;
       viewChanged?.();
     };
-  }, [seedValue, page, q, sort, order]);
+  }, [seedValue, page, q]);
   const s = useSyncExternalStore(subscribe, current, () => BEFORE_HYDRATION);
   return s.data && s.url === seedValue.url && s.data.at >= seedValue.snapshot.at ? aged(s.data, s.checkedAt) : aged(seedValue.snapshot, seedValue.snapshot.at);
 }

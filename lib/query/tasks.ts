@@ -12,7 +12,7 @@ export const taskListQuery = (qname: string, p: TaskPageParams) =>
   queryOptions({
     queryKey: queryKeys.tasks.list(qname, p),
     queryFn: ({ signal }) =>
-      apiFetch(apiPaths.tasks(qname, { state: p.state, page: p.page, size: p.size, group: p.group, order: p.order === 'desc' ? 'desc' : undefined }), contracts.taskList, { signal }),
+      apiFetch(apiPaths.tasks(qname, { state: p.state, page: p.page, size: p.size, group: p.group }), contracts.taskList, { signal }),
     placeholderData: keepPreviousData,
   });
 

@@ -17,7 +17,7 @@ const asError = (e: LoadError) => new ApiError(e.code === 'redis_unavailable' ? 
  * the callout are read again when the URL changes or the page is opened again.
  */
 export async function OverviewData({ view }: { view: OverviewViewState }) {
-  const seed = await loadLive({ page: view.page, q: view.q, sort: view.sort, order: view.order });
+  const seed = await loadLive({ page: view.page, q: view.q });
   const queues = seed.snapshot.error || !seed.snapshot.totals?.queues ? null : await loadQueues();
   if (!queues?.ok) return <LiveOverview seed={seed} view={view} callout={null}>{null}</LiveOverview>;
   return (

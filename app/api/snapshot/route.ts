@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
  * answer (its `error`), not a 503: the banner reads it from here.
  */
 export const GET = route({ query: liveSnapshotQuerySchema, redisGate: false }, async ({ query, req }) => {
-  const snap = await liveSnapshot({ table: query.table === '1', page: query.page, q: query.q ?? '', sort: query.sort, order: query.order });
+  const snap = await liveSnapshot({ table: query.table === '1', page: query.page, q: query.q ?? '' });
   // `at` travels in a header too, so a 304 still tells the client how old its copy's latency is;
   // `x-now` lets every tab poll on the server's clock, in step, so they share each tick.
   const headers = { etag: snap.etag, 'cache-control': 'no-cache', 'x-snapshot-at': String(snap.dto.at), 'x-now': String(Date.now()) };

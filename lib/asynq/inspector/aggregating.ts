@@ -6,7 +6,6 @@ import type { RedisClient } from '../redis-client';
 import { pageRange, type PageParams } from '../pagination';
 import type { TaskPage } from '../types';
 import { listGroups } from './groups';
-import type { SortOrder } from './task-order';
 import { listRange } from './task-range';
 
 /**
@@ -16,13 +15,10 @@ import { listRange } from './task-range';
 export async function listAllAggregating(
   redis: RedisClient,
   qname: string,
-  opts: PageParams & { order?: SortOrder | undefined },
+  opts: PageParams,
   now: Date,
 ): Promise<TaskPage> {
-  const order = opts.order ?? 'asc';
   const groups = (await listGroups(redis, qname)).sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
-  // 'desc' is the exact reverse of the whole listing: groups by name descending, newest first in each.
-  if (order === 'desc') groups.reverse();
   const total = groups.reduce((n, g) => n + g.size, 0);
   const [start, stop] = pageRange(opts);
   const tasks: TaskPage['tasks'] = [];
@@ -30,7 +26,7 @@ export async function listAllAggregating(
   for (const g of groups) {
     const from = Math.max(start - offset, 0);
     const to = Math.min(stop - offset, g.size - 1);
-    if (from <= to) tasks.push(...(await listRange(redis, qname, 'aggregating', g.group, [from, to], now, order)).tasks);
+    if (from <= to) tasks.push(...(await listRange(redis, qname, 'aggregating', g.group, [from, to], now)).tasks);
     offset += g.size;
     if (offset > stop) break;
   }

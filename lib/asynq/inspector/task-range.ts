@@ -10,7 +10,6 @@ import { runScriptInQueue } from '../scripts';
 import { isListState, type TaskState } from '../states';
 import type { TaskInfo, TaskPage } from '../types';
 import { fillLocks } from './locks';
-import type { SortOrder } from './task-order';
 import { explainWrongType } from './wrong-type';
 import { isLeaseExpired, lockNeedsLookup, nextProcessAt, toTaskInfo, type RawTask } from './task-row';
 
@@ -37,7 +36,7 @@ function toRows(qname: string, state: TaskState, rows: unknown[], now: Date): [R
 /**
  * Tasks at ranks [start, stop] of one state structure (`group` names it for aggregating), in
  * the order asynq's inspector lists them (pending and active oldest first; zsets by ascending
- * score), or with `order` 'desc' in exactly the reverse order. One round trip: the queue check and list-tasks.lua share a pipeline (plus one when a
+ * score). One round trip: the queue check and list-tasks.lua share a pipeline (plus one when a
  * task names a lock only in its msg).
  */
 export async function listRange(
@@ -47,10 +46,9 @@ export async function listRange(
   group: string,
   [start, stop]: [number, number],
   now: Date,
-  order: SortOrder = 'asc',
 ): Promise<TaskPage> {
   const keys = [k.stateKey(qname, state, group), k.leaseKey(qname)];
-  const args = [isListState(state) ? 'list' : 'zset', start, stop, k.taskKeyPrefix(qname), k.uniqueKeyPrefix(qname), state === 'active' ? '1' : '0', order];
+  const args = [isListState(state) ? 'list' : 'zset', start, stop, k.taskKeyPrefix(qname), k.uniqueKeyPrefix(qname), state === 'active' ? '1' : '0'];
   let reply: unknown;
   try {
     reply = await runScriptInQueue(redis, 'listTasks', qname, keys, args);

@@ -13,16 +13,11 @@ import type { TaskInfo, TaskPage } from '../types';
 import { listAllAggregating } from './aggregating';
 import { fillLocks } from './locks';
 import { listRange } from './task-range';
-import { checkTaskSort, type SortOrder } from './task-order';
 import { isLeaseExpired, lockNeedsLookup, nextProcessAt, toTaskInfo, type RawTask } from './task-row';
 
 export interface ListOptions extends PageParams {
   /** Required by asynq for aggregating tasks; here optional (then every group, by name). */
   group?: string | undefined;
-  /** Must be the state's one sort key (TASK_SORT_KEYS) when given: any other needs a scan. */
-  sort?: string | undefined;
-  /** 'asc' (default) is asynq's listing order; 'desc' its exact reverse, at the same cost. */
-  order?: SortOrder | undefined;
 }
 
 function checkPage(op: string, { page, size }: PageParams): void {
@@ -33,9 +28,8 @@ function checkPage(op: string, { page, size }: PageParams): void {
 }
 
 /**
- * One page of one state's tasks, in the order asynq's inspector lists them or its reverse
- * (`order: 'desc'`); see {@link listRange} for the order and the cost. Throws
- * invalid_argument for a bad page or a `sort` that needs a scan (see task-order.ts).
+ * One page of one state's tasks, in the order asynq's inspector lists them; see
+ * {@link listRange} for the order and the cost.
  */
 export async function listTasks(
   redis: RedisClient,
@@ -45,12 +39,11 @@ export async function listTasks(
   now: Date,
 ): Promise<TaskPage> {
   checkPage('listTasks', opts);
-  checkTaskSort('listTasks', state, opts.sort);
   assertQueueSlot(redis, 'listTasks', qname);
   if (state === 'aggregating' && opts.group === undefined) {
     return listAllAggregating(redis, qname, opts, now);
   }
-  return listRange(redis, qname, state, opts.group ?? '', pageRange(opts), now, opts.order);
+  return listRange(redis, qname, state, opts.group ?? '', pageRange(opts), now);
 }
 
 /**

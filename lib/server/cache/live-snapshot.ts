@@ -7,8 +7,7 @@ import { env } from '../config/env';
 import { toApiError } from '../http/errors';
 import { checkRedis } from '../redis/stall';
 import { getHealth } from '../services/health';
-import type { QueueSortKey } from '@/lib/contract/queues';
-import { listQueues, queuesMatching, sortQueues } from '../services/queues';
+import { listQueues, queuesMatching } from '../services/queues';
 import { cachedView } from './views';
 
 /**
@@ -29,9 +28,6 @@ export interface LiveView {
   page: number;
   /** Case-insensitive substring of the queue name ('' = every queue). */
   q: string;
-  /** The table's order (GET /api/queues' sort and order); default by name, ascending. */
-  sort?: QueueSortKey | undefined;
-  order?: 'asc' | 'desc' | undefined;
 }
 
 export const SHELL_VIEW: LiveView = { table: false, page: 1, q: '' };
@@ -48,8 +44,7 @@ export interface LiveSnapshot {
   etag: string;
 }
 
-/** The one identity of a view: the cache key of its snapshot and of its stream. */
-export const viewKey = (v: LiveView) => (v.table ? `t\n${v.page}\n${v.sort ?? 'name'}\n${v.order ?? 'asc'}\n${v.q}` : 's');
+const viewKey = (v: LiveView) => (v.table ? `t\n${v.page}\n${v.q}` : 's');
 
 /** The version only changes with a Redis upgrade: INFO server once a minute is plenty. */
 const healthMemo = cachedView<HealthDto>({ name: 'live:health', ttlMs: 60_000, changedByMutations: false });
@@ -137,7 +132,7 @@ function sidebar(queues: QueueStatsDto[]): LiveSnapshotDto['sidebar'] {
 }
 
 function table(queues: QueueStatsDto[], view: LiveView): NonNullable<LiveSnapshotDto['table']> {
-  const matching = sortQueues(queuesMatching(queues, view.q), view.sort, view.order);
+  const matching = queuesMatching(queues, view.q);
   const pages = Math.max(1, Math.ceil(matching.length / QUEUE_TABLE_PAGE_SIZE));
   const page = Math.min(view.page, pages);
   const from = (page - 1) * QUEUE_TABLE_PAGE_SIZE;

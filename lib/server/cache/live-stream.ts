@@ -1,7 +1,7 @@
 import 'server-only';
 import { env } from '../config/env';
 import { HttpError } from '../http/errors';
-import { liveSnapshot, viewKey, type LiveSnapshot, type LiveView } from './live-snapshot';
+import { liveSnapshot, type LiveSnapshot, type LiveView } from './live-snapshot';
 
 /**
  * The live snapshot pushed to every open stream (GET /api/snapshot/stream): one broadcaster per
@@ -131,7 +131,7 @@ export function createLiveStreams(limits: () => StreamLimits, build: (view: Live
   return {
     subscribe(view, everyMs, lastEventId, signal) {
       const { maxSubscribers, maxViews, maxBufferedBytes } = limits();
-      const key = `${everyMs}\n${viewKey(view)}`;
+      const key = `${everyMs}\n${view.table ? `t\n${view.page}\n${view.q}` : 's'}`;
       let b = broadcasters.get(key);
       if (subscribers >= maxSubscribers) throw streamLimit(`${maxSubscribers} live streams`);
       if (!b && broadcasters.size >= maxViews) throw streamLimit(`live streams of ${maxViews} different views`);

@@ -37,17 +37,11 @@ const SORT_VALUE: Record<Exclude<QueueSortKey, 'name'>, (q: QueueStatsDto) => nu
   aggregating: (q) => q.aggregating,
   processed: (q) => q.processed,
   failed: (q) => q.failed,
-  error_rate: (q) => (q.processed > 0 ? q.failed / q.processed : -1),
   latency: (q) => q.latencySeconds,
-  memory: (q) => q.memoryUsageBytes ?? -1,
 };
 
-/**
- * `queues` (sorted by name) in `sort` order, ties by name: the one queue order of GET
- * /api/queues and the live snapshot's table. By name ascending it is `queues` itself.
- */
-export function sortQueues(queues: readonly QueueStatsDto[], sort: QueueSortKey = 'name', order: 'asc' | 'desc' = 'asc'): readonly QueueStatsDto[] {
-  if (sort === 'name' && order === 'asc') return queues;
+/** `queues` (sorted by name) in `sort` order, ties by name; a new array, the rows shared. */
+function sortQueues(queues: readonly QueueStatsDto[], sort: QueueSortKey, order: 'asc' | 'desc'): QueueStatsDto[] {
   const sign = order === 'desc' ? -1 : 1;
   if (sort === 'name') return order === 'desc' ? [...queues].reverse() : [...queues];
   const value = SORT_VALUE[sort];
@@ -76,7 +70,7 @@ export async function listQueuePage(q: QueueListQuery): Promise<QueueListDto> {
   const asked = q.page !== undefined || q.size !== undefined || q.search !== undefined || q.sort !== undefined || q.order !== undefined;
   if (!asked && all.queues.length <= QUEUE_LIST_DEFAULT_SIZE) return all;
   let rows = queuesMatching(all.queues, q.search);
-  rows = sortQueues(rows, q.sort, q.order);
+  if ((q.sort ?? 'name') !== 'name' || q.order === 'desc') rows = sortQueues(rows, q.sort ?? 'name', q.order ?? 'asc');
   const page = q.page ?? 1;
   const size = q.size ?? QUEUE_LIST_DEFAULT_SIZE;
   return { queues: rows.slice((page - 1) * size, page * size), page, size, total: rows.length };

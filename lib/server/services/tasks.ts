@@ -4,13 +4,13 @@ import { DETAIL_PAYLOAD_LIMIT, LIST_PAYLOAD_LIMIT, toTaskDto } from '../dto/task
 import { getInspector } from '../redis/client';
 import { shared } from '../cache/snapshot';
 
-/** One page of a state's tasks, in asynq's order or its reverse. One Redis round trip. */
+/** One page of a state's tasks, in asynq's order. One Redis round trip. */
 export function listTasks(qname: string, q: TaskListQuery): Promise<TaskListDto> {
-  return shared(`tasks:${JSON.stringify([qname, q.state, q.page, q.size, q.group ?? null, q.sort ?? null, q.order])}`, () => readTasks(qname, q));
+  return shared(`tasks:${JSON.stringify([qname, q.state, q.page, q.size, q.group ?? null])}`, () => readTasks(qname, q));
 }
 
 async function readTasks(qname: string, q: TaskListQuery): Promise<TaskListDto> {
-  const page = await getInspector().tasks(qname, q.state, { page: q.page, size: q.size, group: q.group, sort: q.sort, order: q.order });
+  const page = await getInspector().tasks(qname, q.state, { page: q.page, size: q.size, group: q.group });
   return {
     tasks: page.tasks.map((t) => toTaskDto(t, LIST_PAYLOAD_LIMIT)),
     page: q.page,

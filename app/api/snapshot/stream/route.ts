@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
  * process' limits a 503 `stream_limit`: the browser then polls GET /api/snapshot.
  */
 export const GET = route({ query: liveStreamQuerySchema, redisGate: false }, ({ query, req, signal }) => {
-  const view = { table: query.table === '1', page: query.page, q: query.q ?? '', sort: query.sort, order: query.order };
+  const view = { table: query.table === '1', page: query.page, q: query.q ?? '' };
   const body = liveStreams().subscribe(view, query.every, req.headers.get('last-event-id'), signal);
   return new Response(body, {
     headers: {

@@ -7,50 +7,38 @@
   KEYS[3] asynq:queues (optional: on a single Redis, where it may be read with the queue's
           keys; a Cluster keeps it in another slot and asks SISMEMBER beside the script)
   ARGV[1] "list" or "zset"
-  ARGV[2] start rank, ARGV[3] stop rank (0-based, inclusive, in the order ARGV[7] asks for)
+  ARGV[2] start rank, ARGV[3] stop rank (0-based, inclusive, in asynq's listing order)
   ARGV[4] task-key prefix  asynq:{<q>}:t:
   ARGV[5] unique-lock prefix  asynq:{<q>}:unique:  (locks outside it are not read)
   ARGV[6] "1" to read each task's lease score (active state), else "0"
-  ARGV[7] "asc" for asynq's listing order, "desc" for its exact reverse (newest first)
-  ARGV[8] queue name (with KEYS[3])
+  ARGV[7] queue name (with KEYS[3])
 
   Returns -1 when KEYS[3] is given and the queue is not in it, else { total, rows } where each row is
     { id, msg, state, result, unique_key, lock holder, lock PTTL ms, score, lease score,
       pending_since, the TYPE of the task key when it is not a hash }
   (missing values are false). A task key, lock or lease of the wrong type spoils only its row;
   a state structure of the wrong type fails the call with WRONGTYPE (the caller names the key). Lists are returned oldest first, as asynq's inspector lists
-  them: the list is read from the tail with negative ranks, then reversed. "desc" reads the
-  list from its head and a zset with ZREVRANGE: the same cost, and ties (equal scores, ordered
-  by member) come out in exactly the reverse of "asc", so pages stay stable.
+  them: the list is read from the tail with negative ranks, then reversed.
 
-  Cost: O(S + N) for a list (S = offset from the end read), O(log M + N) for a zset, plus O(1)
+  Cost: O(S + N) for a list (S = offset from the tail), O(log M + N) for a zset, plus O(1)
   per task for its hash, lock and lease: one round trip for a whole page, where asynq's
   inspector needs one for the queue check and one per page.
   @readonly  never writes: runs with EVALSHA_RO on Redis 7+, so CLIENT PAUSE WRITE does not hold it.
 ]]
 -- @include read-lock
 -- A registry of another type reads as the queue missing, as on a Cluster (SISMEMBER beside the script).
-if KEYS[3] and redis.pcall('SISMEMBER', KEYS[3], ARGV[8]) ~= 1 then return -1 end
-local kind, desc = ARGV[1], ARGV[7] == 'desc'
+if KEYS[3] and redis.pcall('SISMEMBER', KEYS[3], ARGV[7]) ~= 1 then return -1 end
+local kind = ARGV[1]
 local start, stop = tonumber(ARGV[2]), tonumber(ARGV[3])
 local taskPrefix, lockPrefix = ARGV[4], ARGV[5]
 local total, ids, scores = 0, {}, {}
 if kind == 'list' then
   total = redis.call('LLEN', KEYS[1])
-  if desc then
-    ids = redis.call('LRANGE', KEYS[1], start, stop)
-  else
-    local raw = redis.call('LRANGE', KEYS[1], -(stop + 1), -(start + 1))
-    for i = #raw, 1, -1 do ids[#ids + 1] = raw[i] end
-  end
+  local raw = redis.call('LRANGE', KEYS[1], -(stop + 1), -(start + 1))
+  for i = #raw, 1, -1 do ids[#ids + 1] = raw[i] end
 else
   total = redis.call('ZCARD', KEYS[1])
-  local raw
-  if desc then
-    raw = redis.call('ZREVRANGE', KEYS[1], start, stop, 'WITHSCORES')
-  else
-    raw = redis.call('ZRANGE', KEYS[1], start, stop, 'WITHSCORES')
-  end
+  local raw = redis.call('ZRANGE', KEYS[1], start, stop, 'WITHSCORES')
   for i = 1, #raw, 2 do
     ids[#ids + 1] = raw[i]
     scores[#ids] = raw[i + 1]
