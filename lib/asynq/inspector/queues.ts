@@ -11,7 +11,7 @@ import { asArray, asNumber, asText } from '../reply';
 import { execPipeline, pipeScript, runScript } from '../scripts';
 import type { DailyStats, QueueStats, UnreadableKey } from '../types';
 import { CALL_BUDGET_US } from '../call-sizer';
-import { readInChunks, type ChunkCall } from './queue-stats-chunks';
+import { MIN_CHUNK, readInChunks, type ChunkCall } from './queue-stats-chunks';
 
 /** Groups summed exactly before the aggregating count turns into a sample estimate. */
 const EXACT_GROUP_LIMIT = 32;
@@ -80,16 +80,18 @@ function statsKeys(qname: string, now: Date): string[] {
 /**
  * The stats script's ARGV: the group limit, then the suffix of each key of statsKeys after the
  * queue's key prefix, and of the task- and group-key prefixes (cut from keys.ts, so the key
- * names still come from there), then the time after which a call stops early. The same for every queue: each queue then costs the call one
+ * names still come from there), then the time after which a call stops early and the queues
+ * it reads whatever the time (MIN_CHUNK: up to 40 queues are always one call). The same for every queue: each queue then costs the call one
  * argument, its key prefix ({@link statsScriptKeys}), not fourteen.
  */
-export function statsArgs(now: Date, budgetUs = CALL_BUDGET_US): string[] {
+export function statsArgs(now: Date, budgetUs = CALL_BUDGET_US, alwaysRead = MIN_CHUNK): string[] {
   const q = 'q';
   const cut = k.queueKeyPrefix(q).length;
   return [
     String(EXACT_GROUP_LIMIT),
     ...[...statsKeys(q, now), k.taskKeyPrefix(q), k.groupKeyPrefix(q)].map((key) => key.slice(cut)),
     String(budgetUs),
+    String(alwaysRead),
   ];
 }
 
