@@ -4,10 +4,9 @@
  * for field and type for type, or a CodecError exactly where protobuf-es refuses the bytes.
  */
 import { describe, expect, it } from 'vitest';
-import { CodecError, decodeTaskMessage, encodeTaskMessage } from '@/lib/asynq/codec';
+import { CodecError, decodeTaskMessage, decodeWithProtobufEs, encodeTaskMessage } from '@/lib/asynq/codec';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import type { TaskMessage } from '@/lib/asynq/types';
-import { decodeWithProtobufEs } from './protobuf-es-task-message';
 
 /** Decodes `bytes` both ways: the same message, or both refuse (ours with a CodecError). */
 function expectSame(bytes: Uint8Array, what: string): 'decoded' | 'refused' {

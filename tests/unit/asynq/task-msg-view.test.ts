@@ -5,11 +5,10 @@
  * never throw and never hang.
  */
 import { describe, expect, it } from 'vitest';
-import { encodeTaskMessage } from '@/lib/asynq/codec';
+import { decodeWithProtobufEs as decodeTaskMessage, encodeTaskMessage } from '@/lib/asynq/codec';
 import { readTaskMsg, taskMsgProblem, type TaskMsgView } from '@/lib/asynq/task-msg-view';
 import { newTaskMessage } from '@/lib/asynq/testutil/factories';
 import type { TaskMessage } from '@/lib/asynq/types';
-import { decodeWithProtobufEs as decodeTaskMessage } from './protobuf-es-task-message';
 
 /** What the view says, in the codec's terms (headers looked up by each key the codec found). */
 function asDecoded(v: TaskMsgView, keys: string[]) {
