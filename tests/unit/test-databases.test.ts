@@ -1,7 +1,7 @@
 /**
  * Integration files share one redis-server and run in parallel, each in a database of its own
  * (tests/support/test-redis.ts). Two files on one number flush each other's keys mid-test, which
- * shows up as rare, unrelated failures; this keeps the numbers apart. Suites that start their own
+ * shows up as rare, unrelated failures; this keeps the numbers apart. Every `const …DB = N` counts, as does each helper call. Suites that start their own
  * servers (Sentinel) are left out: their database lives on their own deployment.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 const OWN_SERVERS = /(^|\/)sentinel/;
-const USES = /(?:useTestRedis|testRedisUrl|useConsoleRoutes)\((\d+)|\bconst DB = (\d+)/g;
+const USES = /(?:useTestRedis|testRedisUrl|useConsoleRoutes)\((\d+)|\bconst [A-Z_]*DB = (\d+)/g;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -15,7 +15,7 @@ import { ASYNQ } from '../go-harness';
 import { asynqGo, goEnqueue } from './go';
 import { openApi, type Api } from './routes';
 
-const DB = 41;
+const DB = 65;
 const SOURCE = 'clone-src';
 const TARGET = 'clone-dst';
 

@@ -13,7 +13,7 @@ import { ASYNQ, redisArgs } from '../go-harness';
 import { asynqGo, goEnqueue, goProcess } from './go';
 import { openApi, type Api } from './routes';
 
-const DB = 40;
+const DB = 64;
 const QUEUE = 'resched';
 
 asynqGo.requireGo('reschedule.test.ts');
